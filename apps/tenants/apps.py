@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class TenantsConfig(AppConfig):
+    name = "apps.tenants"
+    label = "tenants"
+    verbose_name = "Tenants"

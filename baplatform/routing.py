@@ -1,0 +1,7 @@
+"""WebSocket URL routes (consumers live in their apps)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+websocket_urlpatterns: list[Any] = []

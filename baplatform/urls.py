@@ -1,0 +1,23 @@
+"""URL map: portal pages, accounts, the admin, and the versioned API under /api/v1/."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from baplatform import api_errors
+
+api_v1 = [
+    path("", include("apps.tenants.api_urls")),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/login/", auth_views.LoginView.as_view(template_name="portal/login.html"), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/v1/", include(api_v1)),
+    path("", include("apps.tenants.urls")),
+]
+
+handler404 = api_errors.not_found
+handler500 = api_errors.server_error

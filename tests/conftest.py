@@ -1,0 +1,80 @@
+"""Shared fixtures: tenants, users with roles, API tokens and clients."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from apps.tenants import services
+from apps.tenants.models import Tenant
+from apps.tenants.scopes import ALL_SCOPES, Role
+
+_seq = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _test_isolation(settings: Any) -> None:
+    cache.clear()  # throttling counters must not leak between tests
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
+
+
+@pytest.fixture
+def make_tenant(db: Any) -> Callable[..., Tenant]:
+    def make(slug: str | None = None, **kwargs: Any) -> Tenant:
+        n = next(_seq)
+        slug = slug or f"t{n}"
+        return services.tenant_create(name=kwargs.pop("name", f"Tenant {slug}"), slug=slug, **kwargs)
+
+    return make
+
+
+@pytest.fixture
+def make_user(db: Any) -> Callable[..., Any]:
+    def make(username: str | None = None, *, tenant: Tenant | None = None, role: str = Role.ANALYST) -> Any:
+        username = username or f"user{next(_seq)}"
+        user = get_user_model().objects.create_user(
+            username=username, email=f"{username}@example.com", password="pw-" + username
+        )
+        if tenant is not None:
+            services.membership_add(tenant=tenant, user=user, role=role)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def make_token(db: Any) -> Callable[..., str]:
+    def make(tenant: Tenant, scopes: list[str] | None = None, **kwargs: Any) -> str:
+        _token, raw = services.token_create(
+            tenant=tenant, name=kwargs.pop("name", "test"), scopes=scopes or list(ALL_SCOPES), **kwargs
+        )
+        return raw
+
+    return make
+
+
+@pytest.fixture
+def api_client() -> Callable[..., APIClient]:
+    def make(token: str | None = None) -> APIClient:
+        client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+        if token:
+            client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+        return client
+
+    return make
+
+
+@pytest.fixture
+def tenant_a(make_tenant: Callable[..., Tenant]) -> Tenant:
+    return make_tenant("alpha", name="Alpha Co")
+
+
+@pytest.fixture
+def tenant_b(make_tenant: Callable[..., Tenant]) -> Tenant:
+    return make_tenant("beta", name="Beta Co")

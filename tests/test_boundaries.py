@@ -1,0 +1,93 @@
+"""The tenant boundary cannot be forgotten: every model, every API URL and every edge module is checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.apps import apps
+from django.db import models
+from django.test.utils import isolate_apps
+from django.urls import get_resolver, path
+from rest_framework.views import APIView
+
+from apps.tenants.api_base import TenantAPIView
+from apps.tenants.boundaries import api_view_violations, edge_modules, model_violations, raw_get_violations
+from apps.tenants.scopes import DATASETS_READ
+
+APPS_DIR = Path(__file__).resolve().parent.parent / "apps"
+
+
+def test_every_model_is_tenant_scoped_or_allowlisted():
+    assert model_violations(apps.get_models()) == []
+
+
+def test_every_api_url_uses_the_tenant_base_and_declares_scopes():
+    assert api_view_violations(get_resolver().url_patterns) == []
+
+
+def test_edge_modules_never_fetch_by_raw_id():
+    modules = edge_modules(APPS_DIR)
+    assert any(p.name == "api.py" for p in modules), "the walker finds the API modules"
+    assert raw_get_violations(modules) == []
+
+
+# The checks above must be able to fail: each is shown failing on a deliberately unscoped example.
+
+
+@isolate_apps("tenants")
+def test_meta_test_catches_an_unscoped_model():
+    class LeakyNote(models.Model):
+        text = models.TextField()
+
+        class Meta:
+            app_label = "tenants"
+
+        def __str__(self):  # pragma: no cover
+            return self.text
+
+    assert model_violations([LeakyNote]) == [
+        "tenants.LeakyNote is neither tenant-owned nor on the UNSCOPED_MODELS allowlist"
+    ]
+
+
+def test_meta_test_catches_an_unscoped_view_and_an_unscoped_method():
+    class RawView(APIView):
+        def get(self, request):  # pragma: no cover - never served
+            return None
+
+    class HalfScoped(TenantAPIView):
+        scope_map = {"GET": DATASETS_READ}
+
+        def get(self, request):  # pragma: no cover
+            return None
+
+        def delete(self, request):  # pragma: no cover
+            return None
+
+    patterns = [path("api/v1/raw/", RawView.as_view()), path("api/v1/half/", HalfScoped.as_view())]
+    assert api_view_violations(patterns) == [
+        "/api/v1/raw/ is not served by a TenantAPIView",
+        "/api/v1/half/ serves DELETE without a scope in scope_map",
+    ]
+
+
+def test_meta_test_catches_a_raw_get(tmp_path):
+    bad = tmp_path / "api.py"
+    bad.write_text("def view(request, pk):\n    return Dataset.objects.get(pk=pk)\n")
+    assert raw_get_violations([bad]) == [f"{bad}:2 calls .objects.get(); use get_for_tenant_or_404"]
+
+
+def test_api_views_may_not_override_queryset_access():
+    with pytest.raises(TypeError, match="overrides get_queryset"):
+
+        class Sneaky(TenantAPIView):  # noqa: F841
+            def get_queryset(self):  # pragma: no cover
+                return None
+
+
+def test_for_tenant_refuses_a_missing_tenant(db):
+    from apps.tenants.models import ApiToken
+
+    with pytest.raises(ValueError, match="saved tenant"):
+        ApiToken.objects.for_tenant(None)
