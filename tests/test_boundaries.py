@@ -35,7 +35,7 @@ def test_edge_modules_never_fetch_by_raw_id():
 # The checks above must be able to fail: each is shown failing on a deliberately unscoped example.
 
 
-@isolate_apps("tenants")
+@isolate_apps("apps.tenants")
 def test_meta_test_catches_an_unscoped_model():
     class LeakyNote(models.Model):
         text = models.TextField()
