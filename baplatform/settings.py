@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "channels",
     "apps.tenants",
+    "apps.datasets",
 ]
 
 MIDDLEWARE = [
@@ -138,6 +139,17 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "baplatform.api_errors.api_exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
+
+# Data engine limits. Per-plan upload limits: bytes and rows of one uploaded file.
+PLAN_LIMITS = {
+    "free": {"max_upload_bytes": 50 * 1024**2, "max_rows": 1_000_000},
+    "team": {"max_upload_bytes": 500 * 1024**2, "max_rows": 5_000_000},
+    "enterprise": {"max_upload_bytes": 2 * 1024**3, "max_rows": 50_000_000},
+}
+QUERY_TIMEOUT_SECONDS = env.float("QUERY_TIMEOUT_SECONDS", default=20.0)
+QUERY_MAX_ROWS = 10_000  # rows a query may return (QuerySpec limit, SQL row cap)
+DUCKDB_MEMORY_LIMIT = env.str("DUCKDB_MEMORY_LIMIT", default="1GB")
+DUCKDB_THREADS = env.int("DUCKDB_THREADS", default=2)
 
 # API tokens: default lifetime when none is given at creation (days; 0 = never expires).
 API_TOKEN_DEFAULT_DAYS = env.int("API_TOKEN_DEFAULT_DAYS", default=90)

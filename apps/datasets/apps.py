@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class DatasetsConfig(AppConfig):
+    name = "apps.datasets"
+    label = "datasets"
+    verbose_name = "Datasets"
