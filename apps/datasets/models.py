@@ -1,0 +1,90 @@
+"""Datasets (uploaded files, each upload an immutable version), staged uploads, SQL sources, synonyms."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from apps.tenants.scoping import TenantOwnedModel
+
+
+class FileFormat(models.TextChoices):
+    CSV = "csv", "CSV"
+    XLSX = "xlsx", "XLSX"
+    XLS = "xls", "XLS"
+
+
+class Upload(TenantOwnedModel):
+    """A file received from a user, stored once per tenant by content hash; versions are made from it."""
+
+    content_hash = models.CharField(max_length=64)
+    original_name = models.CharField(max_length=255)
+    file_format = models.CharField(max_length=8, choices=FileFormat.choices)
+    size_bytes = models.BigIntegerField()
+    sheets = models.JSONField(default=list, help_text="sheet names (one pseudo-sheet for CSV)")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant", "content_hash"], name="uniq_upload_hash")]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.original_name
+
+
+class Dataset(TenantOwnedModel):
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    current_version = models.ForeignKey(
+        "datasets.DatasetVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant", "name"], name="uniq_dataset_name")]
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class VersionStatus(models.TextChoices):
+    PENDING = "pending", "pending"
+    INGESTING = "ingesting", "ingesting"
+    READY = "ready", "ready"
+    FAILED = "failed", "failed"
+
+
+class DatasetVersion(TenantOwnedModel):
+    """One ingested upload of a dataset. Immutable once ready: queries and caches key on it."""
+
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    upload = models.ForeignKey(Upload, on_delete=models.PROTECT, related_name="versions")
+    sheet = models.CharField(max_length=255, blank=True)
+    header_row = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=12, choices=VersionStatus.choices, default=VersionStatus.PENDING)
+    progress = models.FloatField(default=0.0)
+    stage = models.CharField(max_length=40, blank=True)
+    error_code = models.CharField(max_length=40, blank=True)
+    error_message = models.TextField(blank=True)
+    row_count = models.BigIntegerField(null=True, blank=True)
+    profile = models.JSONField(null=True, blank=True, help_text="TableProfile, computed once after ingest")
+    ingest_report = models.JSONField(null=True, blank=True)
+    storage_name = models.CharField(max_length=100, blank=True, help_text="file name under the tenant's versions/")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    ready_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["dataset", "number"], name="uniq_version_number")]
+        ordering = ["dataset_id", "-number"]
+
+    def __str__(self) -> str:
+        return f"{self.dataset_id} v{self.number}"

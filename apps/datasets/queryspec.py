@@ -1,0 +1,182 @@
+"""QuerySpec: the only way a caller (above all the LLM) asks for numbers.
+
+A Pydantic v2 model over closed whitelists: filter operators, aggregations, time grains,
+derived expressions (parsed into an AST by `expressions.py`, never pasted into SQL) and named
+window calculations (share of total, period-over-period change). Complexity is bounded so a
+query's cost is predictable. Column names are checked against the schema by the compiler.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+MAX_FILTERS = 20
+MAX_GROUP_BY = 6
+MAX_AGGREGATIONS = 12
+MAX_DERIVED = 12
+MAX_WINDOWS = 6
+MAX_COLUMNS = 50
+MAX_IN_VALUES = 1000
+MAX_LIMIT = 10_000
+DEFAULT_LIMIT = 1_000
+
+FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "contains", "is_null"]
+AggFunc = Literal["sum", "avg", "min", "max", "count", "nunique", "median", "stddev", "variance", "quantile", "corr"]
+TimeGrain = Literal["day", "week", "month", "quarter", "year"]
+WindowFunc = Literal["share_of_total", "pct_change", "diff", "cumsum", "rank"]
+Scalar = str | int | float | bool | None
+
+# Names are always quoted identifiers in SQL, so any printable text is safe; headers keep their spelling.
+Name = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[^\x00-\x1f]+$")]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Filter(_Strict):
+    """A condition on a column (in `filters`) or on an output name (in `having`)."""
+
+    column: Name
+    op: FilterOp
+    value: Scalar | list[Scalar] = None
+    grain: TimeGrain | None = Field(
+        default=None, description="compare the column's time bucket, e.g. grain=year, op='=', value=2025"
+    )
+
+    @model_validator(mode="after")
+    def _value_matches_op(self) -> Filter:
+        value = self.value
+        if self.op == "in":
+            if not isinstance(value, list) or not value:
+                raise ValueError(f"filter on {self.column!r}: 'in' needs a non-empty list of values")
+            if len(value) > MAX_IN_VALUES:
+                raise ValueError(f"filter on {self.column!r}: 'in' accepts at most {MAX_IN_VALUES} values")
+        elif self.op == "between":
+            if not isinstance(value, list) or len(value) != 2 or None in value:
+                raise ValueError(f"filter on {self.column!r}: 'between' needs [low, high]")
+        elif self.op == "is_null":
+            if not isinstance(value, bool):
+                raise ValueError(f"filter on {self.column!r}: 'is_null' needs true (missing) or false (present)")
+        elif self.op == "contains":
+            if not isinstance(value, str) or not value:
+                raise ValueError(f"filter on {self.column!r}: 'contains' needs a non-empty text value")
+        elif isinstance(value, list) or value is None:
+            raise ValueError(
+                f"filter on {self.column!r}: {self.op!r} needs a single value (use is_null for missing values)"
+            )
+        return self
+
+
+class GroupBy(_Strict):
+    column: Name
+    grain: TimeGrain | None = Field(default=None, description="time bucket for date/datetime columns")
+    alias: Name | None = Field(default=None, description="output name; defaults to the column name")
+
+    @property
+    def name(self) -> str:
+        return self.alias or self.column
+
+
+class Aggregation(_Strict):
+    name: Name = Field(description="output name, referenced by derived, windows, having and sort")
+    func: AggFunc
+    column: Name | None = Field(default=None, description="omit only for count (count rows)")
+    column2: Name | None = Field(default=None, description="second column, for corr")
+    q: float | None = Field(default=None, ge=0, le=1, description="the quantile, for quantile")
+    where: list[Filter] = Field(default_factory=list, max_length=5, description="conditional aggregation")
+
+    @model_validator(mode="after")
+    def _arguments_match_func(self) -> Aggregation:
+        if self.column is None and self.func != "count":
+            raise ValueError(f"aggregation {self.name!r}: {self.func} needs a column")
+        if (self.func == "corr") != (self.column2 is not None):
+            raise ValueError(f"aggregation {self.name!r}: column2 is for corr, and corr needs it")
+        if (self.func == "quantile") != (self.q is not None):
+            raise ValueError(f"aggregation {self.name!r}: q (0..1) is for quantile, and quantile needs it")
+        return self
+
+
+class Derived(_Strict):
+    name: Name
+    expr: str = Field(
+        min_length=1,
+        max_length=500,
+        description="arithmetic over aggregation/group names (or columns in row mode): + - * /, "
+        "nullif, coalesce, round, abs, numbers; quote names with spaces as [name]",
+    )
+
+
+class Window(_Strict):
+    """A named calculation across result rows, computed over all groups before the limit."""
+
+    name: Name
+    func: WindowFunc
+    of: Name = Field(description="the aggregation or derived value it applies to")
+    partition_by: list[Name] = Field(default_factory=list, max_length=MAX_GROUP_BY)
+    order_by: Name | None = Field(default=None, description="required for pct_change, diff, cumsum (usually time)")
+    desc: bool = Field(default=True, description="rank order: true ranks the largest first")
+
+    @model_validator(mode="after")
+    def _order_when_needed(self) -> Window:
+        if self.func in ("pct_change", "diff", "cumsum") and self.order_by is None:
+            raise ValueError(f"window {self.name!r}: {self.func} needs order_by (e.g. the month column)")
+        return self
+
+
+class Sort(_Strict):
+    by: Name
+    desc: bool = False
+
+
+class QuerySpec(_Strict):
+    """Either an aggregate query (group_by/aggregations) or a row query (columns)."""
+
+    columns: list[Name] = Field(default_factory=list, max_length=MAX_COLUMNS, description="row mode: columns")
+    filters: list[Filter] = Field(default_factory=list, max_length=MAX_FILTERS)
+    group_by: list[GroupBy] = Field(default_factory=list, max_length=MAX_GROUP_BY)
+    aggregations: list[Aggregation] = Field(default_factory=list, max_length=MAX_AGGREGATIONS)
+    derived: list[Derived] = Field(default_factory=list, max_length=MAX_DERIVED)
+    windows: list[Window] = Field(default_factory=list, max_length=MAX_WINDOWS)
+    having: list[Filter] = Field(default_factory=list, max_length=MAX_FILTERS)
+    sort: list[Sort] = Field(default_factory=list, max_length=MAX_GROUP_BY + MAX_AGGREGATIONS)
+    limit: int = Field(default=DEFAULT_LIMIT, ge=1, le=MAX_LIMIT)
+
+    @field_validator("group_by", mode="before")
+    @classmethod
+    def _group_by_shorthand(cls, value: Any) -> Any:
+        """Accept "地区" for {"column": "地区"}."""
+        if isinstance(value, list):
+            return [{"column": item} if isinstance(item, str) else item for item in value]
+        return value
+
+    @property
+    def is_aggregate(self) -> bool:
+        return bool(self.group_by or self.aggregations)
+
+    @model_validator(mode="after")
+    def _shape(self) -> QuerySpec:
+        if self.is_aggregate and self.columns:
+            raise ValueError("use either columns (row query) or group_by/aggregations (aggregate query), not both")
+        if not self.is_aggregate and not self.columns:
+            raise ValueError("nothing to return: give columns, or group_by and aggregations")
+        if not self.is_aggregate and (self.windows or self.having):
+            raise ValueError("windows and having need an aggregate query (group_by/aggregations)")
+        names = [g.name for g in self.group_by] + [a.name for a in self.aggregations]
+        names += [d.name for d in self.derived] + [w.name for w in self.windows]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"output names must be unique; repeated: {', '.join(duplicates)}")
+        return self
+
+    def output_names(self) -> list[str]:
+        if not self.is_aggregate:
+            return list(self.columns) + [d.name for d in self.derived]
+        return (
+            [g.name for g in self.group_by]
+            + [a.name for a in self.aggregations]
+            + [d.name for d in self.derived]
+            + [w.name for w in self.windows]
+        )
