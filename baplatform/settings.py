@@ -150,6 +150,8 @@ QUERY_TIMEOUT_SECONDS = env.float("QUERY_TIMEOUT_SECONDS", default=20.0)
 QUERY_MAX_ROWS = 10_000  # rows a query may return (QuerySpec limit, SQL row cap)
 DUCKDB_MEMORY_LIMIT = env.str("DUCKDB_MEMORY_LIMIT", default="1GB")
 DUCKDB_THREADS = env.int("DUCKDB_THREADS", default=2)
+# Fernet keys for SQL source credentials, newest first (rotate by prepending); SECRET_KEY-derived if unset.
+FIELD_ENCRYPTION_KEYS = env.list("FIELD_ENCRYPTION_KEYS", default=[])
 
 # API tokens: default lifetime when none is given at creation (days; 0 = never expires).
 API_TOKEN_DEFAULT_DAYS = env.int("API_TOKEN_DEFAULT_DAYS", default=90)

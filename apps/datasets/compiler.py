@@ -84,7 +84,7 @@ def _like_pattern(value: str) -> str:
 class _Compiler:
     def __init__(self, spec: QuerySpec, schema: dict[str, str], table: str, dialect: str, row_cap: int) -> None:
         self.spec, self.schema, self.dialect = spec, schema, dialect
-        self.table = exp.to_table(exp.to_identifier(table, quoted=True).sql(dialect=dialect), dialect=dialect)
+        self.table = exp.Table(this=exp.to_identifier(table, quoted=True))
         self.row_cap = min(spec.limit, row_cap)
         self.params = _Params()
         self.output_kinds: dict[str, str] = {}
@@ -239,7 +239,7 @@ class _Compiler:
     # --- sort, having, limit ---------------------------------------------------------
     def finish(self, select: exp.Select, having: exp.Expression | None = None) -> exp.Select:
         if having is not None:
-            select = select.where(having)
+            select = select.where(having, copy=False)
         orders = [
             exp.Ordered(this=ident(s.by), desc=s.desc, nulls_first=False)
             for s in self.spec.sort
@@ -248,8 +248,8 @@ class _Compiler:
         if not orders and self.spec.is_aggregate:
             orders = [exp.Ordered(this=ident(g.name), nulls_first=False) for g in self.spec.group_by]
         if orders:
-            select = select.order_by(*orders)
-        return select.limit(self.row_cap + 1)
+            select = select.order_by(*orders, copy=False)
+        return select.limit(self.row_cap + 1, copy=False)
 
     def having(self) -> exp.Expression | None:
         conditions = []
@@ -270,15 +270,15 @@ class _Compiler:
                 self.require_time(g.column, kind, f"group_by {g.column!r}")
                 key, kind = dialects.time_bucket(key, g.grain, self.dialect), dialects.BUCKET_KIND[g.grain]
             keys.append(key)
-            selects.append(exp.alias_(key.copy(), exp.to_identifier(g.name, quoted=True)))
+            selects.append(exp.alias_(key.copy(), exp.to_identifier(g.name, quoted=True), copy=False))
             self.output_kinds[g.name] = kind
         for agg in self.spec.aggregations:
-            selects.append(exp.alias_(self.aggregation(agg), exp.to_identifier(agg.name, quoted=True)))
-        base = exp.select(*selects).from_(self.table)
+            selects.append(exp.alias_(self.aggregation(agg), exp.to_identifier(agg.name, quoted=True), copy=False))
+        base = exp.select(*selects, copy=False).from_(self.table, copy=False)
         if (condition := self.where(self.spec.filters)) is not None:
-            base = base.where(condition)
+            base = base.where(condition, copy=False)
         if keys:
-            base = base.group_by(*keys)
+            base = base.group_by(*keys, copy=False)
         current = base
         if self.spec.derived:
             names = set(self.output_kinds)
@@ -286,17 +286,25 @@ class _Compiler:
                 exp.alias_(
                     self.expression(parse_expression(d.expr, label=d.name, names=names), ident),
                     exp.to_identifier(d.name, quoted=True),
+                    copy=False,
                 )
                 for d in self.spec.derived
             ]
             for d in self.spec.derived:
                 self.output_kinds[d.name] = "number"
-            current = exp.select(exp.Star(), *derived).from_(current.subquery("base"))
+            current = exp.select(exp.Star(), *derived, copy=False).from_(
+                current.subquery("base", copy=False), copy=False
+            )
         if self.spec.windows:
-            windows = [exp.alias_(self.window(w), exp.to_identifier(w.name, quoted=True)) for w in self.spec.windows]
-            current = exp.select(exp.Star(), *windows).from_(current.subquery("calc"))
+            windows = [
+                exp.alias_(self.window(w), exp.to_identifier(w.name, quoted=True), copy=False)
+                for w in self.spec.windows
+            ]
+            current = exp.select(exp.Star(), *windows, copy=False).from_(
+                current.subquery("calc", copy=False), copy=False
+            )
         outputs = [ident(name) for name in self.spec.output_names()]
-        final = exp.select(*outputs).from_(current.subquery("result"))
+        final = exp.select(*outputs, copy=False).from_(current.subquery("result", copy=False), copy=False)
         return self.finish(final, self.having())
 
     def rows(self) -> exp.Select:
@@ -310,11 +318,11 @@ class _Compiler:
             for ref in _refs_of(node):
                 if self.schema[ref] not in NUMERIC:
                     raise QueryInvalid(f"derived {d.name!r}: {ref!r} is not numeric", code="not_numeric")
-            selects.append(exp.alias_(self.expression(node, ident), exp.to_identifier(d.name, quoted=True)))
+            selects.append(exp.alias_(self.expression(node, ident), exp.to_identifier(d.name, quoted=True), copy=False))
             self.output_kinds[d.name] = "number"
-        select = exp.select(*selects).from_(self.table)
+        select = exp.select(*selects, copy=False).from_(self.table, copy=False)
         if (condition := self.where(self.spec.filters)) is not None:
-            select = select.where(condition)
+            select = select.where(condition, copy=False)
         return self.finish(select)
 
 

@@ -88,3 +88,48 @@ class DatasetVersion(TenantOwnedModel):
 
     def __str__(self) -> str:
         return f"{self.dataset_id} v{self.number}"
+
+
+class SourceKind(models.TextChoices):
+    POSTGRESQL = "postgresql", "PostgreSQL"
+    MYSQL = "mysql", "MySQL / MariaDB"
+    SQLITE = "sqlite", "SQLite"
+
+
+class SqlSource(TenantOwnedModel):
+    """A tenant's own database, reached read-only. The password is stored encrypted, never returned."""
+
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=20, choices=SourceKind.choices)
+    host = models.CharField(max_length=255, blank=True)
+    port = models.PositiveIntegerField(null=True, blank=True)
+    database = models.CharField(max_length=255, help_text="database name, or the file path for SQLite")
+    username = models.CharField(max_length=255, blank=True)
+    password_encrypted = models.TextField(blank=True)
+    tables = models.JSONField(default=list, help_text="tables exposed to queries; empty = all tables")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    tested_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant", "name"], name="uniq_source_name")]
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class FieldSynonym(TenantOwnedModel):
+    """A tenant's own word for a column ("GMV" -> 销售额), optionally for one dataset only."""
+
+    term = models.CharField(max_length=100)
+    column = models.CharField(max_length=255)
+    dataset = models.ForeignKey(Dataset, null=True, blank=True, on_delete=models.CASCADE, related_name="synonyms")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant", "dataset", "term"], name="uniq_synonym")]
+        ordering = ["term"]
+
+    def __str__(self) -> str:
+        return f"{self.term} -> {self.column}"

@@ -1,0 +1,108 @@
+"""Reads for datasets: lookups scoped to the tenant, schema, sample rows and QuerySpec results (cached)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import QuerySet
+from django.http import Http404
+from sqlglot import exp
+
+from apps.datasets import engine, storage
+from apps.datasets.compiler import compile_query
+from apps.datasets.errors import QueryInvalid
+from apps.datasets.models import Dataset, DatasetVersion, VersionStatus
+from apps.datasets.naming import closest
+from apps.datasets.profile import TableProfile
+from apps.datasets.queryspec import QuerySpec
+from apps.datasets.results import ResultTable
+from apps.tenants.models import Tenant
+from apps.tenants.scoping import get_for_tenant_or_404
+
+MAX_SAMPLE_ROWS = 50
+RESULT_CACHE_SECONDS = 3600
+
+
+def dataset_list(*, tenant: Tenant) -> QuerySet[Dataset]:
+    return Dataset.objects.for_tenant(tenant).select_related("current_version").order_by("name")
+
+
+def dataset_get(*, tenant: Tenant, key: int | str) -> Dataset:
+    """A dataset by id or exact name; another tenant's dataset is a 404 like a missing one."""
+    text = str(key).strip()
+    if text.isdigit():
+        return get_for_tenant_or_404(Dataset, tenant, pk=int(text))
+    try:
+        return get_for_tenant_or_404(Dataset, tenant, name=text)
+    except Http404:
+        names = list(Dataset.objects.for_tenant(tenant).values_list("name", flat=True)[:500])
+        raise Http404(f"no dataset named {text!r}{closest(text, names)}") from None
+
+
+def version_get(*, tenant: Tenant, dataset: Dataset, number: int) -> DatasetVersion:
+    return get_for_tenant_or_404(DatasetVersion, tenant, dataset=dataset, number=number)
+
+
+def ready_version(*, dataset: Dataset) -> DatasetVersion:
+    version = dataset.current_version
+    if version is None or version.status != VersionStatus.READY:
+        latest = DatasetVersion.objects.for_tenant(dataset.tenant).filter(dataset=dataset).first()
+        state = latest.status if latest else "empty"
+        hint = {
+            "pending": "it is waiting to be ingested; try again shortly",
+            "ingesting": "it is still being ingested; try again shortly",
+            "failed": f"its ingest failed: {latest.error_message if latest else ''}",
+        }.get(state, "upload a file first")
+        raise QueryInvalid(f"dataset {dataset.name!r} has no data yet: {hint}", code="dataset_not_ready")
+    return version
+
+
+def version_file(version: DatasetVersion) -> Path:
+    return storage.version_path(version.tenant, version.storage_name)
+
+
+def schema_of(version: DatasetVersion) -> TableProfile:
+    return TableProfile.model_validate(version.profile)
+
+
+def sample_rows(*, version: DatasetVersion, n: int = 10, columns: list[str] | None = None) -> ResultTable:
+    if not 1 <= n <= MAX_SAMPLE_ROWS:
+        raise QueryInvalid(f"n must be between 1 and {MAX_SAMPLE_ROWS}", code="invalid_sample_size")
+    kinds = schema_of(version).kinds()
+    chosen = columns or list(kinds)
+    for name in chosen:
+        if name not in kinds:
+            raise QueryInvalid(f"unknown column {name!r}{closest(name, kinds)}", code="unknown_column")
+    select = exp.select(*(exp.column(exp.to_identifier(c, quoted=True)) for c in chosen))
+    sql = select.from_(exp.Table(this=exp.to_identifier("data", quoted=True))).limit(n).sql("duckdb")
+    return engine.execute(version_file(version), sql, row_cap=n)
+
+
+def _cache_key(version: DatasetVersion, spec: QuerySpec) -> str:
+    """What fully determines a result: the file's content, how it was read, and the spec."""
+    source = [version.upload.content_hash, version.sheet, version.header_row]
+    payload = json.dumps([source, spec.model_dump(mode="json")], sort_keys=True, ensure_ascii=False)
+    return f"qs:{version.tenant_id}:{hashlib.sha256(payload.encode()).hexdigest()}"
+
+
+def run_query(*, version: DatasetVersion, spec: QuerySpec) -> ResultTable:
+    """Compile and run a QuerySpec on a ready version; results are cached per (version, spec)."""
+    key = _cache_key(version, spec)
+    cached = cache.get(key)
+    if cached is not None:
+        return ResultTable.model_validate(cached)
+    result = execute_spec(version_file(version), schema_of(version).kinds(), spec)
+    cache.set(key, result.model_dump(mode="json"), RESULT_CACHE_SECONDS)
+    return result
+
+
+def execute_spec(path: Path, kinds: dict[str, str], spec: QuerySpec) -> ResultTable:
+    """Compile and run a spec on a version file (no cache): the engine's hot path."""
+    compiled = compile_query(spec, schema=kinds, dialect="duckdb", row_cap=settings.QUERY_MAX_ROWS)
+    result = engine.execute(path, compiled.sql, compiled.params, row_cap=compiled.limit)
+    result.columns = compiled.columns
+    return result
