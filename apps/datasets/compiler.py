@@ -104,7 +104,7 @@ class _Compiler:
         return self.output_kinds[name]
 
     # --- filters ---------------------------------------------------------------------
-    def condition(self, f: Filter, target: exp.Expression, kind: str, label: str) -> exp.Expression:
+    def condition(self, f: Filter, target: exp.Expr, kind: str, label: str) -> exp.Expr:
         if f.op == "is_null":
             test = exp.Is(this=target, expression=exp.Null())
             return test if f.value else exp.Not(this=test)
@@ -121,9 +121,9 @@ class _Compiler:
             return exp.Between(this=target, low=self.params.bind(low), high=self.params.bind(high))
         return _COMPARISONS[f.op](this=target, expression=self.params.bind(_coerce(f.value, kind, label)))
 
-    def column_filter(self, f: Filter, where: str = "filter") -> exp.Expression:
+    def column_filter(self, f: Filter, where: str = "filter") -> exp.Expr:
         kind = self.column_kind(f.column, where)
-        target: exp.Expression = ident(f.column)
+        target: exp.Expr = ident(f.column)
         if f.grain:
             self.require_time(f.column, kind, where)
             target, kind = dialects.time_bucket(target, f.grain, self.dialect), dialects.BUCKET_KIND[f.grain]
@@ -135,15 +135,15 @@ class _Compiler:
                 f"{where}: a time grain needs a date column, and {column!r} is {kind}", code="not_a_date"
             )
 
-    def where(self, filters: list[Filter], where: str = "filter") -> exp.Expression | None:
+    def where(self, filters: list[Filter], where: str = "filter") -> exp.Expr | None:
         conditions = [self.column_filter(f, where) for f in filters]
         return exp.and_(*conditions) if conditions else None
 
     # --- aggregations ----------------------------------------------------------------
-    def aggregation(self, agg: Aggregation) -> exp.Expression:
+    def aggregation(self, agg: Aggregation) -> exp.Expr:
         where = f"aggregation {agg.name!r}"
         condition = self.where(agg.where, where)
-        value: exp.Expression = exp.Star() if agg.column is None else ident(agg.column)
+        value: exp.Expr = exp.Star() if agg.column is None else ident(agg.column)
         kind = "integer" if agg.column is None else self.column_kind(agg.column, where)
         numeric_only = agg.func not in ("count", "nunique", "min", "max")
         if numeric_only and kind not in NUMERIC:
@@ -162,19 +162,19 @@ class _Compiler:
         simple = {"sum": exp.Sum, "avg": exp.Avg, "min": exp.Min, "max": exp.Max}
         if agg.func in simple:
             return simple[agg.func](this=value)
-        slots: dict[str, exp.Expression] = {"c": value}
+        slots: dict[str, exp.Expr] = {"c": value}
         if agg.func == "corr":
             kind2 = self.column_kind(agg.column2 or "", where)
             if kind2 not in NUMERIC:
                 raise QueryInvalid(f"{where}: corr needs numeric columns", code="not_numeric")
-            second: exp.Expression = ident(agg.column2 or "")
+            second: exp.Expr = ident(agg.column2 or "")
             slots["c2"] = exp.Case(ifs=[exp.If(this=condition, true=second)]) if condition is not None else second
         if agg.func == "quantile":
             slots["q"] = exp.Literal.number(agg.q)
         return dialects.statistic(agg.func, self.dialect, **slots)
 
     # --- derived expressions and windows ---------------------------------------------
-    def expression(self, node: Node, refer: Any) -> exp.Expression:
+    def expression(self, node: Node, refer: Any) -> exp.Expr:
         if isinstance(node, Num):
             return exp.Literal.number(node.value)
         if isinstance(node, Ref):
@@ -200,7 +200,7 @@ class _Compiler:
             return exp.Abs(this=args[0])
         return dialects.rounded(args[0], args[1] if len(args) > 1 else None, self.dialect)
 
-    def window(self, w: Window) -> exp.Expression:
+    def window(self, w: Window) -> exp.Expr:
         where = f"window {w.name!r}"
         kind = self.output(w.of, where)
         if kind not in NUMERIC:
@@ -212,7 +212,7 @@ class _Compiler:
             self.output(w.order_by, where)
             order = exp.Order(expressions=[exp.Ordered(this=ident(w.order_by), nulls_first=False)])
 
-        def over(func: exp.Expression, ordered: bool = True, **extra: Any) -> exp.Window:
+        def over(func: exp.Expr, ordered: bool = True, **extra: Any) -> exp.Window:
             return exp.Window(this=func, partition_by=partition or None, order=order if ordered else None, **extra)
 
         self.output_kinds[w.name] = "integer" if w.func == "rank" else "number"
@@ -237,7 +237,7 @@ class _Compiler:
         )
 
     # --- sort, having, limit ---------------------------------------------------------
-    def finish(self, select: exp.Select, having: exp.Expression | None = None) -> exp.Select:
+    def finish(self, select: exp.Select, having: exp.Expr | None = None) -> exp.Select:
         if having is not None:
             select = select.where(having, copy=False)
         orders = [
@@ -251,7 +251,7 @@ class _Compiler:
             select = select.order_by(*orders, copy=False)
         return select.limit(self.row_cap + 1, copy=False)
 
-    def having(self) -> exp.Expression | None:
+    def having(self) -> exp.Expr | None:
         conditions = []
         for f in self.spec.having:
             kind = self.output(f.column, "having")
@@ -265,7 +265,7 @@ class _Compiler:
         keys, selects = [], []
         for g in self.spec.group_by:
             kind = self.column_kind(g.column, "group_by")
-            key: exp.Expression = ident(g.column)
+            key: exp.Expr = ident(g.column)
             if g.grain:
                 self.require_time(g.column, kind, f"group_by {g.column!r}")
                 key, kind = dialects.time_bucket(key, g.grain, self.dialect), dialects.BUCKET_KIND[g.grain]
@@ -308,7 +308,7 @@ class _Compiler:
         return self.finish(final, self.having())
 
     def rows(self) -> exp.Select:
-        selects: list[exp.Expression] = []
+        selects: list[exp.Expr] = []
         for name in self.spec.columns:
             self.output_kinds[name] = self.column_kind(name, "columns")
             selects.append(ident(name))

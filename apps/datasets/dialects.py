@@ -65,14 +65,14 @@ ENGINE_NAMES = {"duckdb": "file datasets", "postgres": "PostgreSQL", "mysql": "M
 
 
 @lru_cache(maxsize=256)
-def _parsed(template: str, dialect: Dialect) -> exp.Expression:
+def _parsed(template: str, dialect: Dialect) -> exp.Expr:
     return sqlglot.parse_one(template, read=dialect)
 
 
-def fill(template: str, dialect: Dialect, **slots: exp.Expression) -> exp.Expression:
+def fill(template: str, dialect: Dialect, **slots: exp.Expr) -> exp.Expr:
     """Parse a constant template and replace its marker columns (`__name__`) by the given nodes."""
 
-    def replace(node: exp.Expression) -> exp.Expression:
+    def replace(node: exp.Expr) -> exp.Expr:
         if isinstance(node, exp.Column) and not node.table and node.name.startswith("__"):
             key = node.name.strip("_")
             if key in slots:
@@ -82,11 +82,11 @@ def fill(template: str, dialect: Dialect, **slots: exp.Expression) -> exp.Expres
     return _parsed(template, dialect).copy().transform(replace)
 
 
-def time_bucket(column: exp.Expression, grain: str, dialect: Dialect) -> exp.Expression:
+def time_bucket(column: exp.Expr, grain: str, dialect: Dialect) -> exp.Expr:
     return fill(TIME_BUCKETS[dialect][grain], dialect, c=column)
 
 
-def statistic(func: str, dialect: Dialect, **slots: exp.Expression) -> exp.Expression:
+def statistic(func: str, dialect: Dialect, **slots: exp.Expr) -> exp.Expr:
     template = AGGREGATES[func].get(dialect)
     if template is None:
         supported = ", ".join(ENGINE_NAMES[d] for d in AGGREGATES[func])
@@ -98,12 +98,12 @@ def statistic(func: str, dialect: Dialect, **slots: exp.Expression) -> exp.Expre
     return fill(template, dialect, **slots)
 
 
-def as_double(node: exp.Expression) -> exp.Expression:
+def as_double(node: exp.Expr) -> exp.Expr:
     """Float arithmetic everywhere: PostgreSQL and SQLite would otherwise divide integers."""
     return exp.Cast(this=node, to=exp.DataType.build("double"))
 
 
-def rounded(node: exp.Expression, digits: exp.Expression | None, dialect: Dialect) -> exp.Expression:
+def rounded(node: exp.Expr, digits: exp.Expr | None, dialect: Dialect) -> exp.Expr:
     if dialect == "postgres":  # PostgreSQL has round(numeric, int) but no round(double, int)
         node = exp.Cast(this=node, to=exp.DataType.build("numeric"))
     args = {"this": node}

@@ -73,7 +73,7 @@ def _role(name: str, kind: str, distinct: int, non_null: int, lo: Any, hi: Any) 
 def profile_table(path: Path, table: str = "data") -> TableProfile:
     described = engine.execute(path, exp.Describe(this=_table(table)).sql("duckdb"), row_cap=10_000)
     names_types = [(row[0], row[1]) for row in described.rows]
-    parts: list[exp.Expression] = [exp.Count(this=exp.Star())]
+    parts: list[exp.Expr] = [exp.Count(this=exp.Star())]
     for name, _type in names_types:
         column = _col(name)
         parts += [

@@ -1,0 +1,195 @@
+"""The verify checks of VERIFY.md: tool failure, required tools, fake data, number grounding, consistency."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.agent.verification.check import ToolCallRecord, VerifyInput, verify
+
+SCHEMA = ToolCallRecord(
+    step=1,
+    name="get_schema",
+    status="ok",
+    columns=["name", "type"],
+    rows=[["地区", "VARCHAR"], ["销售额", "DOUBLE"]],
+    row_count=2,
+)
+
+
+def query(step=2, columns=("地区", "销售额", "占比", "环比"), rows=None):
+    rows = rows or [
+        ["华东", 12345678.0, 0.125, -0.052],
+        ["华北", 8000.5, 0.0625, 0.031],
+        ["张三", 42.0, 0.8125, None],
+    ]
+    return ToolCallRecord(
+        step=step, name="run_query", status="ok", columns=list(columns), rows=rows, row_count=len(rows)
+    )
+
+
+def check(draft, *, question="各地区销售额", calls=None, **kwargs):
+    return verify(
+        VerifyInput(
+            question=question, draft=draft, tool_calls=calls if calls is not None else [SCHEMA, query()], **kwargs
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "占比 12.5%",
+        "占比 13%",
+        "占比12%",
+        "1234.57万",
+        "1235万",
+        "0.12亿",
+        "12,345,678",
+        "12345678",
+        "１２３４５６７８",
+        "8000.5",
+        "8,000.50",
+        "8.0K",
+        "12.3M",
+        "环比 -5.2%",
+        "环比下降 5.2%",
+        "下降5%",
+        "6.25%",
+        "0.0625",
+        "81.25%",
+        "3 个地区",
+        "三个地区",
+    ],
+)
+def test_numbers_that_tools_returned_are_grounded(text):
+    verdict = check(f"华东 {text}")
+    assert verdict.passed, verdict.reasons
+    assert verdict.grounding, "the number keeps its provenance"
+
+
+@pytest.mark.parametrize("text", ["占比 12.6%", "1234.58万", "0.13亿", "9000", "环比 +5.2%", "12.5", "四个地区"])
+def test_numbers_no_tool_returned_are_intercepted(text):
+    verdict = check(f"华东 {text}")
+    assert not verdict.passed
+    assert [r.code for r in verdict.reasons] == ["ungrounded_number"]
+    assert verdict.ungrounded[0].text in text
+
+
+def test_sign_is_not_flipped():
+    # +3.1% was returned for 华北; "-3.1%" states the opposite.
+    assert not check("华北环比 -3.1%").passed
+    assert check("华北环比 3.1%").passed
+
+
+def test_provenance_names_step_row_and_column():
+    verdict = check("华北销售额 8,000.5，占比 6.25%")
+    assert [(g.text, g.step, g.row, g.column) for g in verdict.grounding] == [
+        ("8,000.5", 2, 1, "销售额"),
+        ("6.25%", 2, 1, "占比"),
+    ]
+
+
+def test_row_counts_ground_counts():
+    assert check("共有 3 个地区").passed
+
+
+def test_numbers_from_the_question_are_exempt():
+    verdict = check("前 10 名里只有 3 个地区，阈值 5000 以上的有 7 个", question="销售额超过5000的前10名地区")
+    assert verdict.passed is False  # "7" was never returned
+    assert {e.text for e in verdict.exempt} >= {"10", "5000"}
+    assert [u.text for u in verdict.ungrounded] == ["7"]
+
+
+def test_dates_in_results_or_question_are_exempt_and_invented_ones_are_not():
+    calls = [SCHEMA, query(columns=("月份", "销售额"), rows=[["2025-01", 10.0], ["2025-02", 12.0]])]
+    ok = check("2025年1月销售额 10，2025-02 为 12，Q1 合计见表", calls=calls, question="2025 年各月销售额")
+    assert ok.passed, ok.reasons
+    invented = check("2023年3月销售额 10", calls=calls, question="各月销售额")
+    assert not invented.passed and invented.ungrounded[0].text.startswith("2023")
+
+
+def test_list_numbering_and_ranks_are_not_numbers():
+    draft = "1. 华东：12345678\n2. 华北：8000.5\n3) 张三：42\n排名第1的是华东，Top 3 如上"
+    verdict = check(draft)
+    assert verdict.passed, verdict.reasons
+    assert check("Top 50 地区").passed is False, "a rank beyond the rows returned is invented"
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "Top 用户：用户1、用户2、用户3",
+        "用户ID: 7 消费最多",
+        "- 用户1\n- 用户2",
+        "最佳员工是 Alice 和 Bob",
+        "李四贡献最多",
+        "以下为示例数据",
+    ],
+)
+def test_fake_data_is_intercepted(draft):
+    verdict = check(draft)
+    assert not verdict.passed
+    assert "fake_data_pattern" in [r.code for r in verdict.reasons]
+    assert verdict.matched_patterns
+
+
+def test_real_names_in_results_pass_and_whitelist_lets_real_patterns_through():
+    assert check("最大客户是张三，销售额 42").passed
+    assert not check("编号 User 7 的账户").passed
+    assert check("编号 User 7 的账户", whitelist=[r"User 7"]).passed
+    ids = query(columns=("客户", "销售额"), rows=[["User 7", 42.0], ["SKU-1024", 8.0]])
+    assert check("User 7 买了 42，SKU-1024 买了 8", calls=[SCHEMA, ids]).passed
+
+
+def test_required_tools_per_source_type():
+    only_schema = check("华东 12345678", calls=[SCHEMA])
+    assert "required_tools_missing" in [r.code for r in only_schema.reasons]
+    assert "run_query" in only_schema.reasons[0].message
+    sql = verify(
+        VerifyInput(
+            question="q",
+            draft="共 3 行",
+            source_type="sql",
+            tool_calls=[
+                ToolCallRecord(step=1, name="execute_sql_safe", status="ok", columns=["n"], rows=[[3]], row_count=1)
+            ],
+        )
+    )
+    assert sql.passed, sql.reasons
+    no_tools = check("华东最高", calls=[])
+    assert [r.code for r in no_tools.reasons] == ["required_tools_missing"]
+
+
+def test_small_talk_needs_no_tools_unless_it_states_data():
+    assert check("你好！我可以帮你分析上传的数据。", question="你好", calls=[]).passed
+    assert not check("你好！华东销售额 500 万。", question="你好", calls=[]).passed
+
+
+def test_an_unrecovered_tool_failure_never_passes():
+    failed = ToolCallRecord(step=2, name="run_query", status="system_error", error="SYSTEM ERROR: timeout")
+    verdict = check("华东 12345678", calls=[SCHEMA, failed])
+    assert [r.code for r in verdict.reasons] == ["tool_failed"] and not verdict.passed
+    recovered = check("华东 12345678", calls=[SCHEMA, failed, query(step=3)])
+    assert recovered.passed
+
+
+def test_unfilled_references_fail():
+    verdict = check("华东 {{q1.total[0]}}")
+    assert "unfilled_reference" in [r.code for r in verdict.reasons]
+
+
+def test_warn_only_mode_passes_with_a_warning():
+    verdict = check("华东 9999", strict=False)
+    assert verdict.passed and verdict.warnings[0].code == "ungrounded_number"
+
+
+def test_label_next_to_another_rows_value_is_a_warning():
+    verdict = check("华东销售额 8000.5")  # 8000.5 is 华北's
+    assert verdict.passed
+    assert [w.code for w in verdict.warnings] == ["inconsistent_with_source"]
+    assert not check("华北销售额 8000.5").warnings
+
+
+def test_feedback_tells_the_model_what_to_fix():
+    verdict = check("华东占比 23.4%")
+    assert "23.4%" in verdict.feedback() and "run_query" in verdict.feedback()
