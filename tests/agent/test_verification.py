@@ -193,3 +193,9 @@ def test_label_next_to_another_rows_value_is_a_warning():
 def test_feedback_tells_the_model_what_to_fix():
     verdict = check("华东占比 23.4%")
     assert "23.4%" in verdict.feedback() and "run_query" in verdict.feedback()
+
+
+def test_huge_values_do_not_create_false_matches():
+    calls = [SCHEMA, query(columns=("x",), rows=[[1e300], [float("inf")], [12.0]])]
+    assert check("x 为 12", calls=calls).passed
+    assert not check("x 为 1", calls=calls).passed

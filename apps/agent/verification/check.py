@@ -89,8 +89,9 @@ class _Grounder:
     def __init__(self, inp: VerifyInput, index: GroundingIndex) -> None:
         self.inp, self.index = inp, index
         asked = "\n".join([inp.question, *inp.history])
-        self.asked_values = {(m.scaled, m.decimals, m.unit) for m in find_mentions(asked) if m.kind == "number"}
-        self.asked_values |= {(m.scaled, 0, "") for m in find_mentions(asked) if m.kind == "rank"}
+        asked_mentions = find_mentions(asked)
+        self.asked_values = {(m.scaled, m.decimals, m.unit) for m in asked_mentions if m.kind == "number"}
+        self.asked_values |= {(m.scaled, 0, "") for m in asked_mentions if m.kind == "rank"}
         self.known_dates = date_tokens_of_text(asked) | index.dates
 
     def exempt_reason(self, mention: Mention) -> str | None:
@@ -105,30 +106,44 @@ class _Grounder:
         return None
 
 
+def _label_index(table: ToolTable) -> tuple[re.Pattern[str] | None, dict[str, set[int]]]:
+    """The text labels of a table (group names such as 华东) and the rows each labels."""
+    rows_of: dict[str, set[int]] = {}
+    for r, row in enumerate(table.rows):
+        for value in row:
+            if isinstance(value, str) and 2 <= len(value) <= 40:
+                rows_of.setdefault(value, set()).add(r)
+    if not rows_of:
+        return None, rows_of
+    alternation = "|".join(re.escape(label) for label in sorted(rows_of, key=len, reverse=True))
+    return re.compile(alternation), rows_of
+
+
 def _label_warnings(draft: str, grounded: list[tuple[Mention, Any]], tables: dict[int, ToolTable]) -> list[Reason]:
     """A grounded number next to another row's label (华东 with 华北's value) is suspicious."""
     warnings = []
+    labels: dict[int, tuple[re.Pattern[str] | None, dict[str, set[int]]]] = {}
     for mention, where in grounded:
         table = tables.get(where.step)
         if table is None or where.row is None:
             continue
-        window = draft[max(0, mention.start - 16) : mention.start]
-        own = {str(v) for v in table.rows[where.row] if isinstance(v, str)}
-        if any(label in window for label in own):
+        if where.step not in labels:
+            labels[where.step] = _label_index(table)
+        pattern, rows_of = labels[where.step]
+        if pattern is None:
             continue
-        for r, row in enumerate(table.rows):
-            if r == where.row:
-                continue
-            other = next((v for v in row if isinstance(v, str) and len(v) >= 2 and v in window), None)
-            if other is not None:
-                warnings.append(
-                    Reason(
-                        code="inconsistent_with_source",
-                        message=f"{mention.text} stands next to {other!r}, but it is the value of row "
-                        f"{where.row} ({', '.join(sorted(own)) or 'another row'}) in step {where.step}",
-                    )
-                )
-                break
+        window = draft[max(0, mention.start - 16) : mention.start]
+        found = pattern.findall(window)
+        if not found or any(where.row in rows_of[label] for label in found):
+            continue
+        own = ", ".join(str(v) for v in table.rows[where.row] if isinstance(v, str)) or "another row"
+        warnings.append(
+            Reason(
+                code="inconsistent_with_source",
+                message=f"{mention.text} stands next to {found[-1]!r}, but it is the value of row {where.row} "
+                f"({own}) in step {where.step}",
+            )
+        )
     return warnings
 
 

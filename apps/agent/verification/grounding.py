@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from apps.agent.verification.numbers import UNITS, Mention
 
 
@@ -49,61 +51,64 @@ def _transforms(unit: str) -> list[tuple[str, float]]:
     return [("x1", 1.0)]
 
 
-def _keys(x: float, decimals: int) -> set[int]:
-    """The written integers x could appear as at `decimals` places: half-up, half-even, truncated."""
-    scaled = x * 10**decimals
-    eps = 1e-9 * max(1.0, abs(scaled))
-    sign = -1 if scaled < 0 else 1
-    magnitude = abs(scaled)
-    half_up = math.floor(magnitude + 0.5 + eps)
-    truncated = math.floor(magnitude + eps)
-    nearest = round(magnitude)
-    return {sign * half_up, sign * truncated, sign * nearest}
-
-
 @dataclass
 class GroundingIndex:
     tables: list[ToolTable]
-    _values: list[tuple[float, Provenance]] = field(default_factory=list, init=False)
-    _index: dict[tuple[str, int], tuple[dict[int, Provenance], dict[int, Provenance]]] = field(
-        default_factory=dict, init=False
-    )
     texts: set[str] = field(default_factory=set, init=False)
     dates: set[str] = field(default_factory=set, init=False)
     max_rows: int = field(default=0, init=False)
+    _values: list[float] = field(default_factory=list, init=False)
+    _where: list[tuple[int, int | None, str]] = field(default_factory=list, init=False)
+    _index: dict[tuple[str, int], tuple[dict[int, int], dict[int, int]]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
+        values, where, texts = self._values, self._where, self.texts
         for table in self.tables:
             self.max_rows = max(self.max_rows, table.row_count)
-            self._values.append((float(table.row_count), Provenance(table.step, None, "row_count")))
+            values.append(float(table.row_count))
+            where.append((table.step, None, "row_count"))
+            columns, step = table.columns, table.step
             for r, row in enumerate(table.rows):
-                for column, value in zip(table.columns, row, strict=False):
-                    self._add(value, Provenance(table.step, r, column))
+                for c, value in enumerate(row):
+                    kind = type(value)
+                    if kind is float or kind is int:
+                        if value == value and value not in (math.inf, -math.inf):
+                            values.append(float(value))
+                            where.append((step, r, columns[c]))
+                            if kind is int and 1900 <= value <= 2100:
+                                self.dates.add(str(value))
+                    elif value is not None and kind is not bool:
+                        text = str(value)
+                        if text not in texts:  # distinct texts only: columns repeat their labels
+                            texts.add(text)
+                            self.dates.update(date_tokens_of_text(text))
 
-    def _add(self, value: Any, where: Provenance) -> None:
-        if isinstance(value, bool) or value is None:
-            return
-        if isinstance(value, int | float):
-            if math.isfinite(value):
-                self._values.append((float(value), where))
-                self.dates.update(date_tokens_of_number(value))
-            return
-        text = str(value)
-        self.texts.add(text)
-        self.dates.update(date_tokens_of_text(text))
-
-    def _tables(self, transform: str, factor: float, decimals: int) -> tuple[dict[int, Provenance], ...]:
-        """(signed keys, sizes of negative values) for one transform and precision, built on first use."""
+    def _tables(self, transform: str, factor: float, decimals: int) -> tuple[dict[int, int], dict[int, int]]:
+        """(signed key -> cell, size of a negative value -> cell) for one transform and precision."""
         key = (transform, decimals)
         tables = self._index.get(key)
         if tables is None:
-            signed: dict[int, Provenance] = {}
-            sizes: dict[int, Provenance] = {}
-            for value, where in self._values:
-                for k in _keys(value * factor, decimals):
-                    signed.setdefault(k, where)
-                    if k < 0:  # "下降 5%" states a negative result by its size
-                        sizes.setdefault(-k, where)
+            scaled = np.asarray(self._values, dtype=np.float64) * (factor * 10.0**decimals)
+            cells = np.arange(len(self._values))
+            fits = np.abs(scaled) < 9e18  # beyond int64 a value cannot be written at this precision anyway
+            scaled, cells = scaled[fits], cells[fits]
+            magnitude = np.abs(scaled)
+            eps = np.maximum(magnitude, 1.0) * 1e-9
+            sign = np.where(scaled < 0, -1, 1)
+            signed: dict[int, int] = {}
+            sizes: dict[int, int] = {}
+            for keys in (np.floor(magnitude + 0.5 + eps), np.floor(magnitude + eps), np.round(magnitude)):
+                as_int = (keys * sign).astype(np.int64).tolist()
+                # Reversed, so that a value found in several cells keeps its first cell as provenance.
+                signed.update(zip(reversed(as_int), reversed(cells.tolist()), strict=True))
+                negative = scaled < 0
+                sizes.update(
+                    zip(
+                        reversed(keys[negative].astype(np.int64).tolist()),
+                        reversed(cells[negative].tolist()),
+                        strict=True,
+                    )
+                )
             tables = self._index[key] = (signed, sizes)
         return tables
 
@@ -111,11 +116,11 @@ class GroundingIndex:
         wanted = -mention.scaled if mention.negative else mention.scaled
         for transform, factor in _transforms(mention.unit):
             signed, sizes = self._tables(transform, factor, mention.decimals)
-            found = signed.get(wanted)
-            if found is None and not mention.signed:
-                found = sizes.get(wanted)
-            if found is not None:
-                return found
+            cell = signed.get(wanted)
+            if cell is None and not mention.signed:  # "下降 5%" states a negative result by its size
+                cell = sizes.get(wanted)
+            if cell is not None:
+                return Provenance(*self._where[cell])
         return None
 
 

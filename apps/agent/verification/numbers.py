@@ -64,7 +64,7 @@ _REFERENCE = re.compile(r"\{\{.*?\}\}")
 Kind = Literal["number", "date", "list_marker", "rank", "reference"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mention:
     text: str
     start: int
@@ -86,8 +86,32 @@ def normalise(text: str) -> str:
     return text.translate(_FULL_WIDTH)
 
 
-def _covered(spans: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(s <= start and end <= e for s, e in spans)
+class _Claims:
+    """Character positions already explained by an earlier, more specific reading."""
+
+    def __init__(self, size: int, spans: list[tuple[int, int]]) -> None:
+        self.mask = bytearray(size)
+        for start, end in spans:
+            self.add(start, end)
+
+    def add(self, start: int, end: int) -> None:
+        self.mask[start:end] = b"\x01" * (end - start)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        return self.mask.find(1, start, end) != -1
+
+    def blank(self, text: str) -> str:
+        """`text` with claimed characters replaced by NUL, so no number can run into them."""
+        parts, last, mask = [], 0, self.mask
+        start = mask.find(1)
+        while start != -1:
+            end = mask.find(0, start)
+            end = len(mask) if end == -1 else end
+            parts += [text[last:start], "\x00" * (end - start)]
+            last = end
+            start = mask.find(1, end)
+        parts.append(text[last:])
+        return "".join(parts)
 
 
 def find_mentions(draft: str, *, protected: list[tuple[int, int]] | None = None) -> list[Mention]:
@@ -97,12 +121,12 @@ def find_mentions(draft: str, *, protected: list[tuple[int, int]] | None = None)
     """
     text = normalise(draft)
     mentions: list[Mention] = []
-    taken: list[tuple[int, int]] = list(protected or [])
+    taken = _Claims(len(text), list(protected or []))
 
     def claim(match: re.Match[str], kind: Kind, group: int | str = 0) -> None:
         start, end = match.span(group)
-        if not _covered(taken, start, end):
-            taken.append(match.span())
+        if not taken.overlaps(start, end):
+            taken.add(*match.span())
             mentions.append(Mention(text=draft[start:end], start=start, end=end, kind=kind))
 
     for match in _REFERENCE.finditer(text):
@@ -113,18 +137,16 @@ def find_mentions(draft: str, *, protected: list[tuple[int, int]] | None = None)
         claim(match, "list_marker", "n")
     for match in _RANK.finditer(text):
         start, end = match.span("n")
-        if not _covered(taken, start, end):
-            taken.append((start, end))
+        if not taken.overlaps(start, end):
+            taken.add(start, end)
             mentions.append(Mention(text=draft[start:end], start=start, end=end, kind="rank", scaled=int(match["n"])))
     # Claimed spans are blanked so a number cannot run into a date ("10,2025-02").
-    masked = list(text)
-    for start, end in taken:
-        masked[start:end] = "\x00" * (end - start)
-    for match in _NUMBER.finditer("".join(masked)):
+    masked = taken.blank(text)
+    for match in _NUMBER.finditer(masked):
         start, end = match.span()
         digits = re.sub(r"[^\d]", "", match["int"])
         frac = match["frac"] or ""
-        taken.append((start, end))
+        taken.add(start, end)
         mentions.append(
             Mention(
                 text=draft[start:end].strip(),
@@ -138,9 +160,9 @@ def find_mentions(draft: str, *, protected: list[tuple[int, int]] | None = None)
                 signed=bool(match["sign"]),
             )
         )
-    for match in _CN_COUNT.finditer("".join(masked)):
+    for match in _CN_COUNT.finditer(masked):
         start, end = match.span("cn")
-        if not _covered(taken, start, end):
+        if not taken.overlaps(start, end):
             mentions.append(
                 Mention(text=draft[start:end], start=start, end=end, kind="number", scaled=_CN_DIGITS[match["cn"]])
             )
