@@ -8,6 +8,7 @@ from baplatform import api_errors
 
 api_v1 = [
     path("", include("apps.tenants.api_urls")),
+    path("", include("apps.datasets.api_urls")),
 ]
 
 urlpatterns = [
@@ -16,6 +17,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(template_name="portal/login.html"), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/v1/", include(api_v1)),
+    path("", include("apps.datasets.urls")),
     path("", include("apps.tenants.urls")),
 ]
 

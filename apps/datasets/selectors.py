@@ -15,7 +15,7 @@ from sqlglot import exp
 from apps.datasets import engine, storage
 from apps.datasets.compiler import compile_query
 from apps.datasets.errors import QueryInvalid
-from apps.datasets.models import Dataset, DatasetVersion, VersionStatus
+from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, VersionStatus
 from apps.datasets.naming import closest
 from apps.datasets.profile import TableProfile
 from apps.datasets.queryspec import QuerySpec
@@ -41,6 +41,15 @@ def dataset_get(*, tenant: Tenant, key: int | str) -> Dataset:
     except Http404:
         names = list(Dataset.objects.for_tenant(tenant).values_list("name", flat=True)[:500])
         raise Http404(f"no dataset named {text!r}{closest(text, names)}") from None
+
+
+def synonyms_for(*, tenant: Tenant, dataset: Dataset) -> dict[str, str]:
+    """The tenant's synonyms that apply to a dataset: dataset-specific ones override tenant-wide ones."""
+    rows = FieldSynonym.objects.for_tenant(tenant).filter(dataset__isnull=True) | FieldSynonym.objects.for_tenant(
+        tenant
+    ).filter(dataset=dataset)
+    ordered = sorted(rows, key=lambda s: s.dataset_id is not None)
+    return {s.term: s.column for s in ordered}
 
 
 def version_get(*, tenant: Tenant, dataset: Dataset, number: int) -> DatasetVersion:

@@ -1,0 +1,273 @@
+"""REST endpoints for datasets: upload, list, detail with schema, sample rows, query, versions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError as PydanticValidationError
+from rest_framework import serializers, status
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from apps.datasets import selectors, services
+from apps.datasets.errors import QueryInvalid
+from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload
+from apps.datasets.queryspec import QuerySpec
+from apps.datasets.resolve import resolve_fields
+from apps.tenants.api_base import TenantAPIView
+from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE
+from apps.tenants.scoping import get_for_tenant_or_404
+
+
+def pydantic_error(exc: PydanticValidationError, what: str) -> QueryInvalid:
+    """A pydantic error as one clear message plus the structured details."""
+    problems = []
+    for err in exc.errors(include_url=False, include_context=False):
+        where = ".".join(str(p) for p in err["loc"]) or what
+        problems.append(f"{where}: {err['msg']}")
+    details = [{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors(include_url=False)]
+    return QueryInvalid(f"invalid {what}: " + "; ".join(problems[:5]), code="invalid_spec", details=details)
+
+
+def parse_spec(data: Any) -> QuerySpec:
+    try:
+        return QuerySpec.model_validate(data)
+    except PydanticValidationError as exc:
+        raise pydantic_error(exc, "QuerySpec") from exc
+
+
+def upload_out(upload: Upload) -> dict[str, Any]:
+    return {
+        "id": upload.pk,
+        "name": upload.original_name,
+        "format": upload.file_format,
+        "size_bytes": upload.size_bytes,
+        "content_hash": upload.content_hash,
+        "sheets": upload.sheets,
+    }
+
+
+def version_out(version: DatasetVersion) -> dict[str, Any]:
+    return {
+        "number": version.number,
+        "status": version.status,
+        "progress": version.progress,
+        "stage": version.stage,
+        "error": {"code": version.error_code, "message": version.error_message} if version.error_code else None,
+        "row_count": version.row_count,
+        "sheet": version.sheet,
+        "header_row": version.header_row,
+        "file": version.upload.original_name,
+        "content_hash": version.upload.content_hash,
+        "created_at": version.created_at,
+        "ready_at": version.ready_at,
+    }
+
+
+def dataset_out(dataset: Dataset, *, detail: bool = False) -> dict[str, Any]:
+    current = dataset.current_version
+    body: dict[str, Any] = {
+        "id": dataset.pk,
+        "name": dataset.name,
+        "description": dataset.description,
+        "row_count": current.row_count if current else None,
+        "version": current.number if current else None,
+        "created_at": dataset.created_at,
+        "updated_at": dataset.updated_at,
+    }
+    if detail:
+        versions = DatasetVersion.objects.for_tenant(dataset.tenant).filter(dataset=dataset).select_related("upload")
+        body["versions"] = [version_out(v) for v in versions]
+        body["schema"] = current.profile["columns"] if current and current.profile else None
+    return body
+
+
+class DatasetUploadIn(serializers.Serializer):
+    file = serializers.FileField(required=False, allow_empty_file=True)  # the ingest explains empty files
+    upload = serializers.IntegerField(required=False, help_text="id of a staged upload instead of a file")
+    name = serializers.CharField(required=False, max_length=200)
+    sheet = serializers.CharField(required=False, max_length=255)
+    header_row = serializers.IntegerField(required=False, default=1, min_value=1, max_value=1000)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("file" in attrs) == ("upload" in attrs):
+            raise serializers.ValidationError("send either a file (multipart 'file') or the id of an upload")
+        return attrs
+
+
+class _DatasetsBase(TenantAPIView):
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
+
+    def receive(self, request: Request, data: dict[str, Any]) -> Upload:
+        if "upload" in data:
+            return get_for_tenant_or_404(Upload, self.tenant, pk=data["upload"])
+        file = data["file"]
+        return services.upload_receive(
+            tenant=self.tenant,
+            chunks=file.chunks(),
+            original_name=file.name or "upload",
+            size=file.size,
+            created_by=services.user_or_none(self.tenant_ctx.user),
+        )
+
+    def created(self, version: DatasetVersion) -> Response:
+        dataset = Dataset.objects.for_tenant(self.tenant).select_related("current_version").get(pk=version.dataset_id)
+        body = dataset_out(dataset, detail=True)
+        body["ingest"] = version_out(version)
+        ready = version.status == "ready"
+        return Response(body, status=status.HTTP_201_CREATED if ready else status.HTTP_202_ACCEPTED)
+
+
+class UploadView(_DatasetsBase):
+    """Stage a file once, see its sheets, then create one dataset per chosen sheet."""
+
+    scope_map = {"POST": DATASETS_WRITE}
+
+    def post(self, request: Request) -> Response:
+        file = request.FILES.get("file")
+        if file is None:
+            raise QueryInvalid("send the file as multipart field 'file'", code="file_required")
+        return Response(upload_out(self.receive(request, {"file": file})), status=status.HTTP_201_CREATED)
+
+
+class DatasetListView(_DatasetsBase):
+    scope_map = {"GET": DATASETS_READ, "POST": DATASETS_WRITE}
+
+    def get(self, request: Request) -> Response:
+        return self.paginate(selectors.dataset_list(tenant=self.tenant), dataset_out)
+
+    def post(self, request: Request) -> Response:
+        data = DatasetUploadIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        upload = self.receive(request, values)
+        version = services.dataset_create(
+            tenant=self.tenant,
+            upload=upload,
+            name=values.get("name"),
+            sheet=values.get("sheet"),
+            header_row=values["header_row"],
+            created_by=services.user_or_none(self.tenant_ctx.user),
+        )
+        return self.created(version)
+
+
+class DatasetDetailView(TenantAPIView):
+    scope_map = {"GET": DATASETS_READ, "DELETE": DATASETS_WRITE}
+
+    def get(self, request: Request, dataset_id: int) -> Response:
+        return Response(dataset_out(selectors.dataset_get(tenant=self.tenant, key=dataset_id), detail=True))
+
+    def delete(self, request: Request, dataset_id: int) -> Response:
+        services.dataset_delete(tenant=self.tenant, dataset=selectors.dataset_get(tenant=self.tenant, key=dataset_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DatasetVersionsView(_DatasetsBase):
+    scope_map = {"POST": DATASETS_WRITE}
+
+    def post(self, request: Request, dataset_id: int) -> Response:
+        dataset = selectors.dataset_get(tenant=self.tenant, key=dataset_id)
+        data = DatasetUploadIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        version = services.dataset_create(
+            tenant=self.tenant,
+            upload=self.receive(request, values),
+            sheet=values.get("sheet"),
+            header_row=values["header_row"],
+            created_by=services.user_or_none(self.tenant_ctx.user),
+            dataset=dataset,
+        )
+        return self.created(version)
+
+
+class DatasetVersionView(TenantAPIView):
+    scope_map = {"GET": DATASETS_READ}
+
+    def get(self, request: Request, dataset_id: int, number: int) -> Response:
+        dataset = selectors.dataset_get(tenant=self.tenant, key=dataset_id)
+        return Response(version_out(selectors.version_get(tenant=self.tenant, dataset=dataset, number=number)))
+
+
+class DatasetRowsView(TenantAPIView):
+    scope_map = {"GET": DATASETS_READ}
+
+    def get(self, request: Request, dataset_id: int) -> Response:
+        version = selectors.ready_version(dataset=selectors.dataset_get(tenant=self.tenant, key=dataset_id))
+        try:
+            n = int(request.query_params.get("n", 10))
+        except ValueError:
+            raise QueryInvalid("n must be a whole number from 1 to 50", code="invalid_sample_size") from None
+        columns = [c for c in request.query_params.get("columns", "").split(",") if c.strip()] or None
+        result = selectors.sample_rows(version=version, n=n, columns=columns)
+        return Response(result.model_dump(exclude={"sql", "params"}))
+
+
+class DatasetQueryView(TenantAPIView):
+    scope_map = {"POST": DATASETS_READ}  # a query reads; it never changes the dataset
+
+    def post(self, request: Request, dataset_id: int) -> Response:
+        version = selectors.ready_version(dataset=selectors.dataset_get(tenant=self.tenant, key=dataset_id))
+        result = selectors.run_query(version=version, spec=parse_spec(request.data))
+        return Response({**result.model_dump(), "dataset_version": version.number})
+
+
+class ResolveIn(serializers.Serializer):
+    terms = serializers.ListField(child=serializers.CharField(max_length=100), min_length=1, max_length=20)
+
+
+class DatasetResolveView(TenantAPIView):
+    """Map user words to columns or column values (resolve_fields)."""
+
+    scope_map = {"POST": DATASETS_READ}
+
+    def post(self, request: Request, dataset_id: int) -> Response:
+        data = ResolveIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        dataset = selectors.dataset_get(tenant=self.tenant, key=dataset_id)
+        version = selectors.ready_version(dataset=dataset)
+        resolutions = resolve_fields(
+            data.validated_data["terms"],
+            selectors.schema_of(version),
+            synonyms=selectors.synonyms_for(tenant=self.tenant, dataset=dataset),
+        )
+        return Response({"resolutions": [r.model_dump() for r in resolutions]})
+
+
+class SynonymIn(serializers.Serializer):
+    term = serializers.CharField(max_length=100)
+    column = serializers.CharField(max_length=255)
+    dataset = serializers.IntegerField(required=False, allow_null=True)
+
+
+def synonym_out(synonym: FieldSynonym) -> dict[str, Any]:
+    return {"id": synonym.pk, "term": synonym.term, "column": synonym.column, "dataset": synonym.dataset_id}
+
+
+class SynonymListView(TenantAPIView):
+    scope_map = {"GET": DATASETS_READ, "POST": DATASETS_WRITE}
+
+    def get(self, request: Request) -> Response:
+        return self.paginate(FieldSynonym.objects.for_tenant(self.tenant), synonym_out)
+
+    def post(self, request: Request) -> Response:
+        data = SynonymIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        dataset = None
+        if values.get("dataset"):
+            dataset = selectors.dataset_get(tenant=self.tenant, key=values["dataset"])
+        synonym = services.synonym_create(
+            tenant=self.tenant, term=values["term"], column=values["column"], dataset=dataset
+        )
+        return Response(synonym_out(synonym), status=status.HTTP_201_CREATED)
+
+
+class SynonymDetailView(TenantAPIView):
+    scope_map = {"DELETE": DATASETS_WRITE}
+
+    def delete(self, request: Request, synonym_id: int) -> Response:
+        get_for_tenant_or_404(FieldSynonym, self.tenant, pk=synonym_id).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)

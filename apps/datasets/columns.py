@@ -1,0 +1,159 @@
+"""Column names and types of a freshly loaded table: header checks, empty unnamed columns, typing.
+
+Shared by the CSV and Excel loaders. Identifiers are quoted through sqlglot; the patterns are
+constants; no user text is ever spliced into SQL unquoted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+from sqlglot import exp
+
+from apps.datasets.dialects import fill
+from apps.datasets.errors import IngestRejected
+
+Progress = Callable[[float, str], None]
+
+
+@dataclass
+class IngestReport:
+    reader: str
+    rows: int = 0
+    columns: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    encoding: str | None = None
+    delimiter: str | None = None
+    dropped_empty_columns: list[int] = field(default_factory=list)
+    converted: dict[str, str] = field(default_factory=dict)
+
+
+def check_header(raw: list[Any], header_row: int) -> tuple[list[str], list[int]]:
+    """Column names from a header row: trimmed, unique, none blank (except for empty columns).
+
+    Returns the names (blank ones as placeholders) and the positions of blank names, which the
+    loader drops when their column holds no data and rejects otherwise.
+    """
+    names: list[str] = []
+    blanks: list[int] = []
+    seen: dict[str, int] = {}
+    for position, value in enumerate(raw):
+        name = _header_text(value)
+        if not name:
+            blanks.append(position)
+            name = f"__blank_{position}"
+        elif name in seen:
+            raise IngestRejected(
+                f"the header row (row {header_row}) names column {name!r} twice (columns {seen[name] + 1} and "
+                f"{position + 1}); rename one of them, or choose the row that holds the column names",
+                code="duplicate_header",
+            )
+        seen[name] = position
+        names.append(name)
+    if len(blanks) == len(names):
+        raise IngestRejected(
+            f"row {header_row} holds no column names; set the header row to the row with the names",
+            code="blank_header",
+        )
+    return names, blanks
+
+
+def _header_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return re.sub(r"\s+", " ", str(value)).strip()
+
+
+def _column(name: str) -> exp.Column:
+    return exp.column(exp.to_identifier(name, quoted=True))
+
+
+_DATA = exp.Table(this=exp.to_identifier("data", quoted=True))
+
+
+def _first_row(con: duckdb.DuckDBPyConnection, select: exp.Select) -> tuple[Any, ...]:
+    return con.execute(select.sql("duckdb")).fetchall()[0]
+
+
+def _rewrite(con: duckdb.DuckDBPyConnection, outputs: list[exp.Expr]) -> None:
+    """Replace table `data` by a projection of itself (drop columns, change types) in one pass."""
+    select = exp.select(*outputs).from_(_DATA.copy())
+    con.execute(exp.Create(this=_DATA.copy(), kind="TABLE", expression=select, replace=True).sql("duckdb"))
+
+
+def drop_blank_columns(con: duckdb.DuckDBPyConnection, names: list[str], blanks: list[int], header_row: int) -> None:
+    """Drop unnamed columns that hold nothing; an unnamed column with data is the user's to name."""
+    if not blanks:
+        return
+    counts = _first_row(con, exp.select(*(exp.Count(this=_column(names[i])) for i in blanks)).from_(_DATA.copy()))
+    for position, count in zip(blanks, counts, strict=True):
+        if count:
+            before = next((names[i] for i in range(position - 1, -1, -1) if i not in blanks), None)
+            where = f"column {position + 1}" + (f" (after {before!r})" if before else "")
+            raise IngestRejected(
+                f"{where} has data but no name in the header row (row {header_row}); give it a name, or choose "
+                "the row that holds the column names",
+                code="blank_header",
+            )
+    _rewrite(con, [_column(n) for i, n in enumerate(names) if i not in blanks])
+
+
+# Constant templates (no user text; __c__ becomes the quoted column). Numbers with a leading zero
+# (00123) stay text: they are codes, not quantities.
+_AS_TIME = "TRY_CAST(REPLACE(TRIM(__c__), '/', '-') AS TIMESTAMP)"
+_FITS_TIME = (
+    r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[0-9]{4}[-/][0-9]{1,2}[-/][0-9]{1,2}"
+    r"([ T][0-9]{1,2}:[0-9]{2}(:[0-9]{2}([.][0-9]+)?)?)?')) AND COUNT(" + _AS_TIME + ") = COUNT(__c__)"
+)
+FITS: dict[str, str] = {
+    "BIGINT": r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[+-]?(0|[1-9][0-9]{0,17})'))",
+    "DOUBLE": r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[+-]?(0|[1-9][0-9]*)?([.][0-9]+)?([eE][+-]?[0-9]+)?') "
+    r"AND REGEXP_MATCHES(__c__, '[0-9]'))",
+    "BOOLEAN": "BOOL_AND(LOWER(TRIM(__c__)) IN ('true', 'false'))",
+    "DATE": f"{_FITS_TIME} AND BOOL_AND({_AS_TIME} = DATE_TRUNC('day', {_AS_TIME}))",
+    "TIMESTAMP": _FITS_TIME,
+}
+CONVERT: dict[str, str] = {
+    "BIGINT": "CAST(TRIM(__c__) AS BIGINT)",
+    "DOUBLE": "CAST(TRIM(__c__) AS DOUBLE)",
+    "BOOLEAN": "CAST(TRIM(__c__) AS BOOLEAN)",
+    "DATE": "CAST(REPLACE(TRIM(__c__), '/', '-') AS DATE)",
+    "TIMESTAMP": "CAST(REPLACE(TRIM(__c__), '/', '-') AS TIMESTAMP)",
+}
+
+
+def infer_types(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """Give text columns the narrowest type all their values fit (integer, decimal, boolean, date, time).
+
+    A cheap pass over the first rows rules most columns out; one full scan confirms the rest.
+    A column with a single value that does not fit (N/A, 2025-02-30) stays text: nothing is lost.
+    """
+    described = con.execute('DESCRIBE "data"').fetchall()
+    names = [row[0] for row in described]
+    candidates = [(row[0], target) for row in described if row[1] == "VARCHAR" for target in FITS]
+    sample = exp.select(exp.Star()).from_(_DATA.copy()).limit(2000).subquery("sample")
+    for source in (sample, _DATA):
+        if not candidates:
+            return {}
+        tests = [fill(FITS[target], "duckdb", c=_column(name)) for name, target in candidates]
+        verdicts = _first_row(con, exp.select(*tests).from_(source.copy()))
+        candidates = [pair for pair, ok in zip(candidates, verdicts, strict=True) if ok]
+    converted: dict[str, str] = {}
+    for name, target in candidates:  # in FITS order: the narrowest fitting type comes first
+        converted.setdefault(name, target)
+    if not converted:
+        return {}
+    outputs: list[exp.Expr] = [
+        exp.alias_(fill(CONVERT[converted[n]], "duckdb", c=_column(n)), exp.to_identifier(n, quoted=True))
+        if n in converted
+        else _column(n)
+        for n in names
+    ]
+    _rewrite(con, outputs)
+    return converted

@@ -1,0 +1,281 @@
+"""Writes for datasets: receive an upload, create a dataset or a new version, ingest it.
+
+Small files are ingested inside the request; larger ones in a background thread, with progress
+on the version row. A failed ingest leaves no data file behind and says why on the version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import close_old_connections, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from apps.datasets import engine, storage
+from apps.datasets.errors import IngestRejected
+from apps.datasets.ingest import detect_format, ingest_file, list_sheets
+from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload, VersionStatus
+from apps.datasets.profile import profile_table
+from apps.tenants.errors import Conflict, InvalidInput
+from apps.tenants.models import Tenant
+
+log = logging.getLogger(__name__)
+
+SYNC_INGEST_BYTES = 2 * 1024 * 1024  # below this an upload is ingested inside the request
+_CHUNK = 1024 * 1024
+
+
+def plan_limits(tenant: Tenant) -> dict[str, int]:
+    return settings.PLAN_LIMITS.get(tenant.plan, settings.PLAN_LIMITS["free"])
+
+
+def _human(size: int) -> str:
+    return f"{size / 1024**2:.0f} MB" if size >= 1024**2 else f"{size / 1024:.0f} KB"
+
+
+def upload_receive(
+    *, tenant: Tenant, chunks: Iterable[bytes], original_name: str, size: int | None, created_by: Any = None
+) -> Upload:
+    """Store an uploaded file once per tenant (by content hash) and list its sheets."""
+    limit = plan_limits(tenant)["max_upload_bytes"]
+    if size is not None and size > limit:
+        raise IngestRejected(
+            f"the file is {_human(size)}, over your plan's {_human(limit)} limit; split it or upgrade the plan",
+            code="file_too_large",
+        )
+    directory = storage.uploads_dir(tenant)
+    digest, written = hashlib.sha256(), 0
+    fd, temp_name = tempfile.mkstemp(dir=directory, prefix=".incoming-")
+    temp = Path(temp_name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for chunk in chunks:
+                written += len(chunk)
+                if written > limit:
+                    raise IngestRejected(
+                        f"the file is over your plan's {_human(limit)} limit; split it or upgrade the plan",
+                        code="file_too_large",
+                    )
+                digest.update(chunk)
+                out.write(chunk)
+        file_format = detect_format(temp, original_name)
+        sheets = [s.name for s in list_sheets(temp, file_format)]
+        content_hash = digest.hexdigest()
+        final = storage.upload_path(tenant, content_hash, file_format)
+        os.replace(temp, final)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    upload, _created = Upload.objects.for_tenant(tenant).get_or_create(
+        tenant=tenant,
+        content_hash=content_hash,
+        defaults={
+            "original_name": original_name[:255],
+            "file_format": file_format,
+            "size_bytes": written,
+            "sheets": sheets,
+            "created_by": created_by,
+        },
+    )
+    return upload
+
+
+def _default_name(upload: Upload, sheet: str) -> str:
+    stem = Path(upload.original_name).stem or "dataset"
+    return f"{stem} - {sheet}" if len(upload.sheets) > 1 else stem
+
+
+def _check_sheet(upload: Upload, sheet: str | None) -> str:
+    if upload.file_format == "csv":
+        return ""
+    if not sheet:
+        return upload.sheets[0]
+    if sheet not in upload.sheets:
+        raise IngestRejected(
+            f"the workbook has no sheet {sheet!r}; its sheets are: {', '.join(upload.sheets)}", code="unknown_sheet"
+        )
+    return sheet
+
+
+def dataset_create(
+    *,
+    tenant: Tenant,
+    upload: Upload,
+    name: str | None = None,
+    sheet: str | None = None,
+    header_row: int = 1,
+    created_by: Any = None,
+    dataset: Dataset | None = None,
+) -> DatasetVersion:
+    """A new dataset (or a new version of `dataset`) from an upload; ingests now or in the background."""
+    sheet = _check_sheet(upload, sheet)
+    if not 1 <= header_row <= 1000:
+        raise InvalidInput("header_row must be between 1 and 1000 (the row that holds the column names)")
+    new_dataset = dataset is None
+    with transaction.atomic():
+        if dataset is None:
+            name = (name or _default_name(upload, sheet)).strip()[:200]
+            if Dataset.objects.for_tenant(tenant).filter(name=name).exists():
+                raise Conflict(
+                    f"a dataset named {name!r} already exists; choose another name or upload a new version of it",
+                    code="dataset_name_taken",
+                )
+            dataset = Dataset.objects.create(tenant=tenant, name=name, created_by=created_by)
+        else:
+            current = dataset.current_version
+            if current and (current.upload_id, current.sheet, current.header_row) == (upload.pk, sheet, header_row):
+                return current  # the same file again: versions are immutable, nothing to do
+        last = DatasetVersion.objects.for_tenant(tenant).filter(dataset=dataset).aggregate(n=Max("number"))["n"]
+        version = DatasetVersion.objects.create(
+            tenant=tenant,
+            dataset=dataset,
+            number=(last or 0) + 1,
+            upload=upload,
+            sheet=sheet,
+            header_row=header_row,
+            created_by=created_by,
+        )
+    if upload.size_bytes <= SYNC_INGEST_BYTES:
+        version_ingest(version_id=version.pk, tenant=tenant)
+        version.refresh_from_db()
+        if version.status == VersionStatus.FAILED:
+            if new_dataset:  # nothing half-made remains: the caller gets the error instead
+                dataset_delete(tenant=tenant, dataset=version.dataset)
+            else:
+                version.delete()
+            raise IngestRejected(version.error_message, code=version.error_code)
+    else:
+        transaction.on_commit(lambda: _start_background_ingest(version.pk, tenant))
+    return version
+
+
+def _start_background_ingest(version_id: int, tenant: Tenant) -> None:
+    def job() -> None:
+        try:
+            version_ingest(version_id=version_id, tenant=tenant)
+        finally:
+            close_old_connections()
+
+    threading.Thread(target=job, name=f"ingest-{version_id}", daemon=True).start()
+
+
+class _Progress:
+    """Writes progress to the version row at most twice a second."""
+
+    def __init__(self, version: DatasetVersion) -> None:
+        self.version, self.last = version, 0.0
+
+    def __call__(self, fraction: float, stage: str) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.5 and fraction < 1.0:
+            return
+        self.last = now
+        DatasetVersion.objects.for_tenant(self.version.tenant).filter(pk=self.version.pk).update(
+            progress=round(min(fraction, 1.0) * 0.9, 3), stage=stage
+        )
+
+
+def version_ingest(*, version_id: int, tenant: Tenant) -> None:
+    """Ingest a pending version into its DuckDB file and profile it; record failure on the version."""
+    version = DatasetVersion.objects.for_tenant(tenant).select_related("upload", "dataset").get(pk=version_id)
+    upload = version.upload
+    storage_name = f"v{version.pk}.duckdb"
+    dest = storage.version_path(tenant, storage_name)
+    DatasetVersion.objects.for_tenant(tenant).filter(pk=version.pk).update(
+        status=VersionStatus.INGESTING, stage="reading"
+    )
+    try:
+        report = ingest_file(
+            storage.upload_path(tenant, upload.content_hash, upload.file_format),
+            dest,
+            fmt=upload.file_format,
+            sheet=version.sheet or None,
+            header_row=version.header_row,
+            max_rows=plan_limits(tenant)["max_rows"],
+            progress=_Progress(version),
+        )
+        profile = profile_table(dest)
+    except IngestRejected as exc:
+        _fail(version, exc.code, exc.message, dest)
+        return
+    except Exception as exc:  # a bug or an I/O failure: still leave nothing behind and say so
+        log.exception("ingest of version %s failed", version.pk)
+        _fail(version, "ingest_failed", f"the file could not be ingested ({type(exc).__name__}); try again", dest)
+        return
+    with transaction.atomic():
+        DatasetVersion.objects.for_tenant(tenant).filter(pk=version.pk).update(
+            status=VersionStatus.READY,
+            progress=1.0,
+            stage="done",
+            row_count=profile.row_count,
+            profile=profile.model_dump(mode="json"),
+            ingest_report=_report_json(report),
+            storage_name=storage_name,
+            ready_at=timezone.now(),
+        )
+        dataset = Dataset.objects.for_tenant(tenant).select_for_update().get(pk=version.dataset_id)
+        current = dataset.current_version
+        if current is None or current.number < version.number:
+            dataset.current_version_id = version.pk
+            dataset.save(update_fields=["current_version", "updated_at"])
+
+
+def _report_json(report: Any) -> dict[str, Any]:
+    if hasattr(report, "model_dump"):
+        return report.model_dump(mode="json")
+    from dataclasses import asdict
+
+    return asdict(report)
+
+
+def _fail(version: DatasetVersion, code: str, message: str, dest: Path) -> None:
+    engine.forget(dest)
+    dest.unlink(missing_ok=True)
+    DatasetVersion.objects.for_tenant(version.tenant).filter(pk=version.pk).update(
+        status=VersionStatus.FAILED, stage="failed", error_code=code, error_message=message
+    )
+
+
+def dataset_delete(*, tenant: Tenant, dataset: Dataset) -> None:
+    """Delete a dataset, its versions and their data files (uploads stay for other datasets' versions)."""
+    versions = list(DatasetVersion.objects.for_tenant(tenant).filter(dataset=dataset))
+    with transaction.atomic():
+        Dataset.objects.for_tenant(tenant).filter(pk=dataset.pk).update(current_version=None)
+        dataset.delete()
+    for version in versions:
+        if version.storage_name:
+            path = storage.version_path(tenant, version.storage_name)
+            engine.forget(path)
+            path.unlink(missing_ok=True)
+
+
+def user_or_none(user: Any) -> AbstractBaseUser | None:
+    return user if getattr(user, "pk", None) else None
+
+
+def synonym_create(*, tenant: Tenant, term: str, column: str, dataset: Dataset | None = None) -> FieldSynonym:
+    term, column = term.strip(), column.strip()
+    if not term or not column:
+        raise InvalidInput("a synonym needs a term and the column it means", code="invalid_synonym")
+    if dataset is not None and dataset.current_version and dataset.current_version.profile:
+        names = [c["name"] for c in dataset.current_version.profile["columns"]]
+        if column not in names:
+            from apps.datasets.naming import closest
+
+            raise InvalidInput(
+                f"dataset {dataset.name!r} has no column {column!r}{closest(column, names)}", code="unknown_column"
+            )
+    if FieldSynonym.objects.for_tenant(tenant).filter(dataset=dataset, term=term).exists():
+        raise Conflict(f"the synonym {term!r} is already defined", code="synonym_exists")
+    return FieldSynonym.objects.create(tenant=tenant, term=term, column=column, dataset=dataset)

@@ -1,0 +1,220 @@
+"""CSV and other delimited text: encoding, delimiter, header, then DuckDB's own fast reader.
+
+DuckDB reads UTF-8 only here (its encodings extension cannot be installed), so GBK/GB18030 and
+UTF-16 files are transcoded to a UTF-8 copy first. Problems DuckDB reports tersely (ragged rows,
+a delimiter inside an unquoted value) are located in Python afterwards, so the message names the
+line — that extra pass runs only on the failure path.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import re
+import threading
+from pathlib import Path
+from typing import BinaryIO
+
+import duckdb
+
+from apps.datasets.columns import IngestReport, Progress, check_header, drop_blank_columns, infer_types
+from apps.datasets.errors import IngestRejected
+
+DELIMITERS = (",", "\t", ";", "|")
+_SAMPLE_BYTES = 256 * 1024
+_CHUNK = 4 * 1024 * 1024
+_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+def looks_like_text(head: bytes) -> bool:
+    if head.startswith(_UTF16_BOMS):
+        return True
+    if b"\x00" in head:
+        return False
+    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 13, 12))
+    return controls <= len(head) // 100
+
+
+def detect_encoding(path: Path) -> str:
+    """utf-8 (with or without BOM), utf-16, or gb18030 (a superset of GBK and GB2312)."""
+    with path.open("rb") as handle:
+        head = handle.read(4)
+        if head.startswith(_UTF16_BOMS):
+            return "utf-16"
+        handle.seek(0)
+        for encoding in ("utf-8", "gb18030"):
+            handle.seek(0)
+            if _decodes(handle, encoding):
+                return encoding
+        raise IngestRejected(
+            "the file's text encoding is not recognised (tried UTF-8, UTF-16 and GBK/GB18030); save it as "
+            "'CSV UTF-8' and upload it again",
+            code="unsupported_encoding",
+        )
+
+
+def _decodes(handle: BinaryIO, encoding: str) -> bool:
+    decoder = codecs.getincrementaldecoder(encoding)()
+    try:
+        while chunk := handle.read(_CHUNK):
+            decoder.decode(chunk)
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def transcode(src: Path, dest: Path, encoding: str) -> None:
+    with src.open("r", encoding=encoding, newline="") as source, dest.open("w", encoding="utf-8", newline="") as out:
+        while chunk := source.read(_CHUNK):
+            out.write(chunk)
+
+
+def _sample_lines(path: Path, header_row: int) -> list[str]:
+    """The header line and the lines after it, from the start of a UTF-8 file."""
+    with path.open("rb") as handle:
+        raw = handle.read(_SAMPLE_BYTES)
+    text = raw.decode("utf-8-sig", errors="ignore")
+    lines = text.splitlines()
+    if len(raw) == _SAMPLE_BYTES and len(lines) > 1:
+        lines = lines[:-1]  # the last line may be cut in the middle
+    lines = lines[header_row - 1 :]
+    if not lines or not lines[0].strip():
+        raise IngestRejected(
+            f"line {header_row} of the file is empty or missing; set the header row to the line with the column names",
+            code="blank_header",
+        )
+    return lines[:200]
+
+
+def sniff_delimiter(lines: list[str]) -> str:
+    """The delimiter that splits the header and the most following lines into the same number of fields."""
+    best, best_score = ",", (-1.0, 0)
+    for delimiter in DELIMITERS:
+        rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter))
+        width = len(rows[0]) if rows else 0
+        if width < 2:
+            continue
+        consistent = sum(1 for row in rows[1:] if len(row) == width) / max(len(rows) - 1, 1)
+        score = (consistent, width)
+        if score > best_score:
+            best, best_score = delimiter, score
+    return best
+
+
+def load_csv(
+    con: duckdb.DuckDBPyConnection, src: Path, workdir: Path, header_row: int, max_rows: int, progress: Progress
+) -> IngestReport:
+    progress(0.02, "checking encoding")
+    encoding = detect_encoding(src)
+    utf8 = src
+    if encoding != "utf-8":
+        utf8 = workdir / f".transcoded-{threading.get_ident()}-{src.stem}.csv"
+        progress(0.05, "converting to UTF-8")
+        transcode(src, utf8, encoding)
+    try:
+        lines = _sample_lines(utf8, header_row)
+        delimiter = sniff_delimiter(lines)
+        header = next(csv.reader([lines[0]], delimiter=delimiter))
+        names, blanks = check_header(header, header_row)
+        _read_into_table(con, utf8, delimiter, names, header_row, max_rows, progress)
+    finally:
+        if utf8 != src:
+            utf8.unlink(missing_ok=True)
+    drop_blank_columns(con, names, blanks, header_row)
+    progress(0.85, "typing")
+    report = IngestReport(reader="duckdb", encoding=encoding, delimiter=delimiter)
+    report.columns = [n for i, n in enumerate(names) if i not in blanks]
+    report.dropped_empty_columns = [i + 1 for i in blanks]
+    report.converted = infer_types(con)
+    return report
+
+
+_LOAD = (
+    "CREATE TABLE \"data\" AS SELECT * FROM read_csv($path, delim = $delim, quote = '\"', escape = '\"', "
+    "header = true, skip = $skip, names = $names, strict_mode = true, null_padding = false, "
+    "sample_size = $sample) LIMIT $limit"
+)
+
+
+def _read_into_table(
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    delimiter: str,
+    names: list[str],
+    header_row: int,
+    max_rows: int,
+    progress: Progress,
+) -> None:
+    params = {"path": str(path), "delim": delimiter, "skip": header_row - 1, "names": names, "limit": max_rows + 1}
+    for sample in (20_480, -1):  # a type guess from the first rows can be wrong; then read all rows to guess
+        try:
+            with _watch_progress(con, progress):
+                con.execute(_LOAD, {**params, "sample": sample})
+            return
+        except duckdb.ConversionException:
+            con.execute('DROP TABLE IF EXISTS "data"')
+            continue
+        except duckdb.Error as exc:
+            con.execute('DROP TABLE IF EXISTS "data"')
+            raise _explain(path, delimiter, len(names), header_row, exc) from exc
+    raise IngestRejected(
+        "some values do not match the type of their column; check the file for mixed values", code="ingest_failed"
+    )
+
+
+class _watch_progress:  # noqa: N801 - used as a context manager
+    """Copies DuckDB's own progress of the running load to the version row."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, progress: Progress) -> None:
+        self.con, self.progress, self.done = con, progress, threading.Event()
+        self.thread = threading.Thread(target=self._poll, daemon=True)
+
+    def _poll(self) -> None:
+        while not self.done.wait(0.25):
+            try:
+                percent = self.con.query_progress()
+            except duckdb.Error:
+                return
+            if percent >= 0:
+                self.progress(0.1 + 0.7 * percent / 100, "loading")
+
+    def __enter__(self) -> _watch_progress:
+        self.con.execute("SET enable_progress_bar = true; SET enable_progress_bar_print = false")
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        self.thread.join()
+
+
+def _explain(path: Path, delimiter: str, width: int, header_row: int, exc: duckdb.Error) -> IngestRejected:
+    """Turn a DuckDB CSV error into a message that names the line and says what to do."""
+    shown = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "vertical bar"}[delimiter]
+    with path.open("r", encoding="utf-8-sig", newline="") as handle:
+        for _ in range(header_row - 1):
+            handle.readline()
+        reader = csv.reader(handle, delimiter=delimiter, strict=False)
+        for row in reader:
+            if not row or row == [""]:
+                continue
+            if len(row) > width:
+                return IngestRejected(
+                    f"line {reader.line_num + header_row - 1} has {len(row)} values but the header has {width} "
+                    f"columns: a value probably contains the {shown} without quotes; put such values in double "
+                    'quotes ("a, b") or fix that line',
+                    code="ragged_rows",
+                )
+            if len(row) < width:
+                return IngestRejected(
+                    f"line {reader.line_num + header_row - 1} has {len(row)} values but the header has {width} "
+                    "columns; add the missing values (empty is fine) or fix that line",
+                    code="ragged_rows",
+                )
+    detail = re.sub(r"\s+", " ", str(exc).split("\n")[0])[:200]
+    return IngestRejected(
+        f"the CSV could not be read ({detail}); check that it is a plain CSV with one header row",
+        code="invalid_csv",
+    )

@@ -1,0 +1,249 @@
+"""Ingestion on its own: formats, encodings, delimiters, headers, typing, and every kind of bad file."""
+
+from __future__ import annotations
+
+import codecs
+import datetime as dt
+import io
+import zipfile
+from pathlib import Path
+
+import duckdb
+import openpyxl
+import pytest
+import xlwt
+from msoffcrypto.format.ooxml import OOXMLFile
+
+from apps.datasets.errors import IngestRejected
+from apps.datasets.ingest import detect_format, ingest_file, list_sheets
+
+
+def write(tmp_path: Path, name: str, data: bytes | str, encoding: str = "utf-8") -> Path:
+    path = tmp_path / name
+    path.write_bytes(data.encode(encoding) if isinstance(data, str) else data)
+    return path
+
+
+def xlsx(tmp_path: Path, sheets: dict[str, list[list]], name: str = "book.xlsx") -> Path:
+    workbook = openpyxl.Workbook()
+    workbook.remove(workbook.active)
+    for title, rows in sheets.items():
+        sheet = workbook.create_sheet(title)
+        for row in rows:
+            sheet.append(row)
+    path = tmp_path / name
+    workbook.save(path)
+    return path
+
+
+def ingest(path: Path, *, sheet: str | None = None, header_row: int = 1, max_rows: int = 1_000_000):
+    """Ingest like the service does; return (report, columns with types, rows) read back from DuckDB."""
+    fmt = detect_format(path, path.name)
+    dest = path.with_suffix(".duckdb")
+    report = ingest_file(path, dest, fmt=fmt, sheet=sheet, header_row=header_row, max_rows=max_rows)
+    con = duckdb.connect(str(dest), read_only=True)
+    try:
+        types = {row[0]: row[1] for row in con.execute('DESCRIBE "data"').fetchall()}
+        rows = con.execute('SELECT * FROM "data"').fetchall()
+    finally:
+        con.close()
+    return report, types, rows
+
+
+def rejected(path: Path, **kwargs) -> IngestRejected:
+    with pytest.raises(IngestRejected) as info:
+        ingest(path, **kwargs)
+    leftovers = [p.name for p in path.parent.iterdir() if p.name.startswith(".")]
+    assert leftovers == [] and not path.with_suffix(".duckdb").exists(), "a failed ingest left files behind"
+    return info.value
+
+
+SALES = "地区,金额,数量,日期\n华东,100.5,3,2025-01-03\n华北,200,1,2025-02-10\n"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "prefix"),
+    [("utf-8", b""), ("utf-8", codecs.BOM_UTF8), ("gbk", b""), ("gb18030", b""), ("utf-16", b"")],
+)
+def test_encodings_keep_chinese_text(tmp_path, encoding, prefix):
+    path = write(tmp_path, "s.csv", prefix + SALES.encode(encoding))
+    report, types, rows = ingest(path)
+    assert list(types) == ["地区", "金额", "数量", "日期"]
+    assert rows[0] == ("华东", 100.5, 3, dt.date(2025, 1, 3))
+    assert report.encoding == ("utf-8" if encoding == "utf-8" else "utf-16" if encoding == "utf-16" else "gb18030")
+
+
+@pytest.mark.parametrize("delimiter", [",", "\t", ";", "|"])
+def test_delimiters_are_sniffed(tmp_path, delimiter):
+    text = SALES.replace(",", delimiter)
+    report, types, rows = ingest(write(tmp_path, "s.csv", text))
+    assert report.delimiter == delimiter and len(types) == 4 and len(rows) == 2
+
+
+def test_quoted_delimiters_and_newlines_inside_values(tmp_path):
+    text = '客户,备注,金额\n"Acme, Ltd","第一行\n第二行",5\n'
+    _report, _types, rows = ingest(write(tmp_path, "q.csv", text))
+    assert rows == [("Acme, Ltd", "第一行\n第二行", 5)]
+
+
+def test_header_row_skips_title_lines(tmp_path):
+    text = "2025 年销售报表\n导出时间 2025-03-01\n地区,金额\n华东,1\n"
+    _report, types, rows = ingest(write(tmp_path, "t.csv", text), header_row=3)
+    assert list(types) == ["地区", "金额"] and rows == [("华东", 1)]
+
+
+def test_types_are_inferred_without_losing_values(tmp_path):
+    lines = ["编码,金额,状态,时间,备注"]
+    lines += [f"{i:05d},{i},{'true' if i % 2 else 'false'},2025/01/{i % 28 + 1} 08:30,ok" for i in range(1, 30)]
+    lines.append("00099,N/A,true,2025/02/01 09:00,")
+    _report, types, rows = ingest(write(tmp_path, "t.csv", "\n".join(lines) + "\n"))
+    assert types["编码"] == "VARCHAR", "codes with leading zeros stay text"
+    assert types["金额"] == "VARCHAR", "one N/A keeps the column as text instead of losing it"
+    assert types["状态"] == "BOOLEAN" and types["时间"] == "TIMESTAMP"
+    assert rows[-1][:2] == ("00099", "N/A")
+
+
+def test_a_late_value_of_another_type_is_not_lost(tmp_path):
+    body = "n,v\n" + "".join(f"{i},{i}\n" for i in range(30_000)) + "30000,abc\n"
+    _report, types, rows = ingest(write(tmp_path, "late.csv", body))
+    assert types["v"] == "VARCHAR" and rows[-1] == (30000, "abc") and len(rows) == 30_001
+
+
+def test_empty_unnamed_columns_are_dropped_but_unnamed_data_is_refused(tmp_path):
+    report, types, _rows = ingest(write(tmp_path, "e.csv", "a,,b\n1,,2\n3,,4\n"))
+    assert list(types) == ["a", "b"] and report.dropped_empty_columns == [2]
+    error = rejected(write(tmp_path, "d.csv", "a,,b\n1,9,2\n"))
+    assert error.code == "blank_header" and "column 2 (after 'a')" in error.message
+
+
+def test_duplicate_headers_are_refused_with_both_positions(tmp_path):
+    error = rejected(write(tmp_path, "d.csv", "金额,地区,金额\n1,x,2\n"))
+    assert error.code == "duplicate_header" and "columns 1 and 3" in error.message
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("a,b\n1,2\n3,4,5\n6,7\n", "line 3 has 3 values but the header has 2 columns"),
+        ("a,b,c\n1,2,3\n4,5\n", "line 3 has 2 values but the header has 3"),
+        ("name,amount\nAcme, Ltd,5\nB,6\n", "contains the comma without quotes"),
+    ],
+)
+def test_ragged_rows_name_the_line(tmp_path, text, fragment):
+    error = rejected(write(tmp_path, "r.csv", text))
+    assert error.code == "ragged_rows" and fragment in error.message
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "code"),
+    [
+        ("empty.csv", b"", "empty_file"),
+        ("blank.csv", b"\n \n", "empty_file"),
+        ("pic.csv", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, "unsupported_format"),
+        ("report.pdf", b"%PDF-1.7 ...", "unsupported_format"),
+        ("table.xlsx", SALES.encode(), "format_mismatch"),
+        ("bad.xlsx", b"PK\x03\x04" + b"\x00" * 200, "corrupt_file"),
+    ],
+)
+def test_files_that_are_not_what_they_claim(tmp_path, name, data, code):
+    with pytest.raises(IngestRejected) as info:
+        detect_format(write(tmp_path, name, data), name)
+    assert info.value.code == code
+
+
+def test_undecodable_text_is_a_clear_error(tmp_path):
+    error = rejected(write(tmp_path, "x.csv", b"a,b\n\x81\x30\x81\xff,1\n"))
+    assert error.code == "unsupported_encoding" and "UTF-8" in error.message
+
+
+def test_row_limit(tmp_path):
+    body = "n\n" + "".join(f"{i}\n" for i in range(11))
+    error = rejected(write(tmp_path, "many.csv", body), max_rows=10)
+    assert error.code == "too_many_rows" and "10" in error.message
+    assert rejected(write(tmp_path, "none.csv", "a,b\n")).code == "no_rows"
+
+
+def test_every_sheet_is_listed_and_loads_with_types(tmp_path):
+    path = xlsx(
+        tmp_path,
+        {
+            "一月": [
+                ["客户", "金额", "日期", "备注"],
+                ["甲", 10, dt.date(2025, 1, 2), None],
+                ["乙", 2.5, None, "x"],
+            ],
+            "说明": [["只有说明"]],
+        },
+    )
+    assert [s.name for s in list_sheets(path, "xlsx")] == ["一月", "说明"]
+    _report, types, rows = ingest(path, sheet="一月")
+    assert types == {"客户": "VARCHAR", "金额": "DOUBLE", "日期": "DATE", "备注": "VARCHAR"}
+    assert rows == [("甲", 10.0, dt.date(2025, 1, 2), None), ("乙", 2.5, None, "x")]
+
+
+def test_excel_header_row_and_offsets(tmp_path):
+    path = xlsx(tmp_path, {"S": [["报表"], [], [None, "地区", "数量"], [None, "华东", 3], [None, "华北", 4]]})
+    _report, types, rows = ingest(path, sheet="S", header_row=3)
+    assert types == {"地区": "VARCHAR", "数量": "BIGINT"} and rows == [("华东", 3), ("华北", 4)]
+
+
+def test_excel_text_in_a_number_column_is_kept(tmp_path):
+    rows = [["n", "v"]] + [[i, i * 1.5] for i in range(1500)] + [[1500, "待定"]]
+    _report, types, loaded = ingest(xlsx(tmp_path, {"S": rows}), sheet="S")
+    assert types == {"n": "BIGINT", "v": "VARCHAR"} and loaded[-1] == (1500, "待定")
+
+
+def test_excel_bad_sheets(tmp_path):
+    path = xlsx(tmp_path, {"数据": [["a"], [1]], "空": []})
+    assert rejected(path, sheet="三月").code == "unknown_sheet"
+    assert rejected(path, sheet="空").code == "empty_sheet"
+    dup = xlsx(tmp_path, {"S": [["a", "a"], [1, 2]]}, name="dup.xlsx")
+    assert rejected(dup, sheet="S").code == "duplicate_header"
+
+
+def test_legacy_xls(tmp_path):
+    book = xlwt.Workbook()
+    sheet = book.add_sheet("销售")
+    for r, row in enumerate([["地区", "金额"], ["华东", 12.5], ["华北", 3]]):
+        for c, value in enumerate(row):
+            sheet.write(r, c, value)
+    path = tmp_path / "old.xls"
+    book.save(str(path))
+    assert detect_format(path, "old.xls") == "xls"
+    assert [s.name for s in list_sheets(path, "xls")] == ["销售"]
+    _report, types, rows = ingest(path, sheet="销售")
+    assert types == {"地区": "VARCHAR", "金额": "DOUBLE"} and rows == [("华东", 12.5), ("华北", 3.0)]
+
+
+def test_password_protected_workbook(tmp_path):
+    plain = xlsx(tmp_path, {"S": [["a"], [1]]})
+    encrypted = tmp_path / "secret.xlsx"
+    with plain.open("rb") as source, encrypted.open("wb") as out:
+        OOXMLFile(source).encrypt("pw", out)
+    with pytest.raises(IngestRejected) as info:
+        detect_format(encrypted, "secret.xlsx")
+    assert info.value.code == "password_protected" and "remove the password" in info.value.message
+
+
+def test_zip_bomb_disguised_as_xlsx(tmp_path):
+    path = tmp_path / "bomb.xlsx"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+        with archive.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as member:
+            block = b"<c>0</c>" * 131072  # 1 MB of one repeated cell
+            for _ in range(300):
+                member.write(block)
+    assert path.stat().st_size < 2 * 1024**2
+    with pytest.raises(IngestRejected) as info:
+        detect_format(path, "bomb.xlsx")
+    assert info.value.code == "zip_bomb" and "CSV" in info.value.message
+
+
+def test_a_zip_that_is_not_a_workbook(tmp_path):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("readme.txt", "hello")
+    with pytest.raises(IngestRejected) as info:
+        detect_format(write(tmp_path, "x.xlsx", buffer.getvalue()), "x.xlsx")
+    assert info.value.code == "unsupported_format"
