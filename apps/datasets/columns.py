@@ -104,56 +104,78 @@ def drop_blank_columns(con: duckdb.DuckDBPyConnection, names: list[str], blanks:
     _rewrite(con, [_column(n) for i, n in enumerate(names) if i not in blanks])
 
 
-# Constant templates (no user text; __c__ becomes the quoted column). Numbers with a leading zero
-# (00123) stay text: they are codes, not quantities.
+# Constant templates (no user text; __c__ becomes the quoted column). Per source type, the narrower
+# types its values may fit, narrowest first, as (type, test over all values, conversion). Numbers
+# with a leading zero (00123) stay text: they are codes, not quantities.
 _AS_TIME = "TRY_CAST(REPLACE(TRIM(__c__), '/', '-') AS TIMESTAMP)"
 _FITS_TIME = (
     r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[0-9]{4}[-/][0-9]{1,2}[-/][0-9]{1,2}"
     r"([ T][0-9]{1,2}:[0-9]{2}(:[0-9]{2}([.][0-9]+)?)?)?')) AND COUNT(" + _AS_TIME + ") = COUNT(__c__)"
 )
-FITS: dict[str, str] = {
-    "BIGINT": r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[+-]?(0|[1-9][0-9]{0,17})'))",
-    "DOUBLE": r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[+-]?(0|[1-9][0-9]*)?([.][0-9]+)?([eE][+-]?[0-9]+)?') "
-    r"AND REGEXP_MATCHES(__c__, '[0-9]'))",
-    "BOOLEAN": "BOOL_AND(LOWER(TRIM(__c__)) IN ('true', 'false'))",
-    "DATE": f"{_FITS_TIME} AND BOOL_AND({_AS_TIME} = DATE_TRUNC('day', {_AS_TIME}))",
-    "TIMESTAMP": _FITS_TIME,
+NARROWER: dict[str, list[tuple[str, str, str]]] = {
+    "VARCHAR": [
+        (
+            "BIGINT",
+            r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[+-]?(0|[1-9][0-9]{0,17})'))",
+            "CAST(TRIM(__c__) AS BIGINT)",
+        ),
+        (
+            "DOUBLE",
+            r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[+-]?(0|[1-9][0-9]*)?([.][0-9]+)?([eE][+-]?[0-9]+)?') "
+            r"AND REGEXP_MATCHES(__c__, '[0-9]'))",
+            "CAST(TRIM(__c__) AS DOUBLE)",
+        ),
+        ("BOOLEAN", "BOOL_AND(LOWER(TRIM(__c__)) IN ('true', 'false'))", "CAST(TRIM(__c__) AS BOOLEAN)"),
+        (
+            "DATE",
+            f"{_FITS_TIME} AND BOOL_AND({_AS_TIME} = DATE_TRUNC('day', {_AS_TIME}))",
+            "CAST(REPLACE(TRIM(__c__), '/', '-') AS DATE)",
+        ),
+        ("TIMESTAMP", _FITS_TIME, "CAST(REPLACE(TRIM(__c__), '/', '-') AS TIMESTAMP)"),
+    ],
+    # Excel stores every number as a double and every date as a date-time.
+    "DOUBLE": [("BIGINT", "BOOL_AND(__c__ = TRUNC(__c__) AND ABS(__c__) < 9e15)", "CAST(__c__ AS BIGINT)")],
+    "TIMESTAMP": [("DATE", "BOOL_AND(__c__ = DATE_TRUNC('day', __c__))", "CAST(__c__ AS DATE)")],
 }
-CONVERT: dict[str, str] = {
-    "BIGINT": "CAST(TRIM(__c__) AS BIGINT)",
-    "DOUBLE": "CAST(TRIM(__c__) AS DOUBLE)",
-    "BOOLEAN": "CAST(TRIM(__c__) AS BOOLEAN)",
-    "DATE": "CAST(REPLACE(TRIM(__c__), '/', '-') AS DATE)",
-    "TIMESTAMP": "CAST(REPLACE(TRIM(__c__), '/', '-') AS TIMESTAMP)",
-}
 
 
-def infer_types(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
-    """Give text columns the narrowest type all their values fit (integer, decimal, boolean, date, time).
+def _family(type_name: str) -> str:
+    """TIMESTAMP_MS, TIMESTAMP_NS... (as Arrow hands them over) are all TIMESTAMP here."""
+    return "TIMESTAMP" if type_name.startswith("TIMESTAMP") and "TIME ZONE" not in type_name else type_name
 
+
+def infer_types(con: duckdb.DuckDBPyConnection, *, sources: tuple[str, ...] = ("VARCHAR",)) -> dict[str, str]:
+    """Give columns of the `sources` types the narrowest type all their values fit.
+
+    Text may become integer, decimal, boolean, date or date-time; doubles integers; date-times dates.
     A cheap pass over the first rows rules most columns out; one full scan confirms the rest.
-    A column with a single value that does not fit (N/A, 2025-02-30) stays text: nothing is lost.
+    A column with a single value that does not fit (N/A, 2025-02-30) keeps its type: nothing is lost.
     """
     described = con.execute('DESCRIBE "data"').fetchall()
     names = [row[0] for row in described]
-    candidates = [(row[0], target) for row in described if row[1] == "VARCHAR" for target in FITS]
+    candidates = [
+        (row[0], index, rule)
+        for row in described
+        if _family(row[1]) in sources
+        for index, rule in enumerate(NARROWER.get(_family(row[1]), []))
+    ]
     sample = exp.select(exp.Star()).from_(_DATA.copy()).limit(2000).subquery("sample")
     for source in (sample, _DATA):
         if not candidates:
             return {}
-        tests = [fill(FITS[target], "duckdb", c=_column(name)) for name, target in candidates]
+        tests = [fill(rule[1], "duckdb", c=_column(name)) for name, _index, rule in candidates]
         verdicts = _first_row(con, exp.select(*tests).from_(source.copy()))
-        candidates = [pair for pair, ok in zip(candidates, verdicts, strict=True) if ok]
-    converted: dict[str, str] = {}
-    for name, target in candidates:  # in FITS order: the narrowest fitting type comes first
-        converted.setdefault(name, target)
-    if not converted:
+        candidates = [item for item, ok in zip(candidates, verdicts, strict=True) if ok]
+    chosen: dict[str, tuple[str, str, str]] = {}
+    for name, _index, rule in candidates:  # narrowest first
+        chosen.setdefault(name, rule)
+    if not chosen:
         return {}
     outputs: list[exp.Expr] = [
-        exp.alias_(fill(CONVERT[converted[n]], "duckdb", c=_column(n)), exp.to_identifier(n, quoted=True))
-        if n in converted
+        exp.alias_(fill(chosen[n][2], "duckdb", c=_column(n)), exp.to_identifier(n, quoted=True))
+        if n in chosen
         else _column(n)
         for n in names
     ]
     _rewrite(con, outputs)
-    return converted
+    return {name: rule[0] for name, rule in chosen.items()}

@@ -7,6 +7,7 @@ instead of silently becoming a missing value.
 
 from __future__ import annotations
 
+import re
 import zipfile
 from pathlib import Path
 
@@ -97,40 +98,84 @@ def sheet_names(path: Path) -> list[str]:
     return names
 
 
+_DEDUPED = re.compile(r"(.+)_([0-9]+)")
+
+
+def _sheet_error(exc: Exception, sheet: str, names: list[str]) -> IngestRejected:
+    if isinstance(exc, fastexcel.SheetNotFoundError):
+        return IngestRejected(
+            f"the workbook has no sheet {sheet!r}; its sheets are: {', '.join(names)}", code="unknown_sheet"
+        )
+    return IngestRejected(
+        f"sheet {sheet!r} could not be read; open the workbook in Excel, save it again and re-upload",
+        code="corrupt_file",
+    )
+
+
+def _raw_header(reader: fastexcel.ExcelReader, sheet: str, header_row: int) -> list[object]:
+    batch = reader.load_sheet(sheet, header_row=None, skip_rows=header_row - 1, n_rows=1, dtypes="string").to_arrow()
+    return list(batch.to_pylist()[0].values()) if batch.num_rows else []
+
+
+def _typed(reader: fastexcel.ExcelReader, sheet: str, header_row: int, max_rows: int) -> pa.Table:
+    """The fast path: cells with their own types; refused (by fastexcel) when a column mixes types."""
+    loaded = reader.load_sheet(
+        sheet, header_row=header_row - 1, n_rows=max_rows + 1, schema_sample_rows=None, dtype_coercion="strict"
+    )
+    found = [None if c.column_name_from == "generated" else c.name for c in loaded.available_columns()]
+    if not found:
+        return pa.table({})
+    seen: set[str] = set()
+    suspicious = False
+    for name in found:  # fastexcel renames a repeated header "a" to "a_1": check the real header then
+        match = _DEDUPED.fullmatch(name or "")
+        suspicious = suspicious or bool(match and match.group(1) in seen)
+        seen.add(name or "")
+    header = _raw_header(reader, sheet, header_row) if suspicious else found
+    names, _blanks = check_header(header, header_row)
+    return pa.Table.from_batches([loaded.to_arrow()]).rename_columns(names)
+
+
+def _as_text(reader: fastexcel.ExcelReader, sheet: str, header_row: int, max_rows: int) -> pa.Table:
+    """The careful path for columns that mix types: every cell as text, typed afterwards in DuckDB."""
+    batch = reader.load_sheet(
+        sheet, header_row=None, skip_rows=header_row - 1, n_rows=max_rows + 2, dtypes="string"
+    ).to_arrow()
+    if batch.num_rows == 0:
+        return pa.table({})
+    names, _blanks = check_header(batch.slice(0, 1).to_pylist()[0].values(), header_row)
+    return pa.Table.from_batches([batch.slice(1)]).rename_columns(names)
+
+
 def load_sheet(
     con: duckdb.DuckDBPyConnection, src: Path, sheet: str, header_row: int, max_rows: int, progress: Progress
 ) -> IngestReport:
-    """Read one sheet as text cells into table `data`; the header row gives the column names."""
+    """Read one sheet into table `data`; the header row gives the column names."""
     reader = _open(src)
     progress(0.1, "reading")
+    report = IngestReport(reader="fastexcel")
     try:
-        batch = reader.load_sheet(
-            sheet, header_row=None, skip_rows=header_row - 1, n_rows=max_rows + 2, dtypes="string"
-        ).to_arrow()
-    except fastexcel.SheetNotFoundError as exc:
-        raise IngestRejected(
-            f"the workbook has no sheet {sheet!r}; its sheets are: {', '.join(reader.sheet_names)}",
-            code="unknown_sheet",
-        ) from exc
+        try:
+            table = _typed(reader, sheet, header_row, max_rows)
+        except fastexcel.UnsupportedColumnTypeCombinationError:
+            report.reader = "fastexcel (text cells)"
+            table = _as_text(reader, sheet, header_row, max_rows)
     except fastexcel.FastExcelError as exc:
-        raise IngestRejected(
-            f"sheet {sheet!r} could not be read; open the workbook in Excel, save it again and re-upload",
-            code="corrupt_file",
-        ) from exc
-    if batch.num_rows == 0 or batch.num_columns == 0:
+        raise _sheet_error(exc, sheet, reader.sheet_names) from exc
+    if table.num_columns == 0:
         raise IngestRejected(
             f"sheet {sheet!r} has nothing at or below row {header_row}; choose another sheet or header row",
             code="empty_sheet",
         )
-    names, blanks = check_header(batch.slice(0, 1).to_pylist()[0].values(), header_row)
-    table = pa.Table.from_batches([batch.slice(1)]).rename_columns(names)
+    names = table.column_names
+    blanks = [i for i, name in enumerate(names) if name.startswith("__blank_")]
     progress(0.6, "loading")
     con.register("incoming", table)
     con.execute('CREATE TABLE "data" AS SELECT * FROM incoming')
     con.unregister("incoming")
     drop_blank_columns(con, names, blanks, header_row)
-    report = IngestReport(reader="fastexcel", columns=[n for i, n in enumerate(names) if i not in blanks])
+    report.columns = [n for i, n in enumerate(names) if i not in blanks]
     report.dropped_empty_columns = [i + 1 for i in blanks]
     progress(0.8, "typing")
-    report.converted = infer_types(con)
+    report.converted = infer_types(con, sources=("VARCHAR", "DOUBLE", "TIMESTAMP"))
     return report

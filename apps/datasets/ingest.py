@@ -89,7 +89,7 @@ def ingest_file(
         con = duckdb.connect(str(partial), config={"threads": 2, "autoinstall_known_extensions": False})
         try:
             if fmt == "csv":
-                report = textfile.load_csv(con, src, partial.parent, header_row, max_rows, report_progress)
+                report = textfile.load_csv(con, src, partial.parent, header_row, report_progress)
             else:
                 report = excel.load_sheet(con, src, sheet or "", header_row, max_rows, report_progress)
             _check_loaded(con, report, max_rows)

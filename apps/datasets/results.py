@@ -33,7 +33,11 @@ def json_safe(value: Any) -> Any:
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, float):
-        return None if math.isnan(value) or math.isinf(value) else value
+        if math.isnan(value) or math.isinf(value):
+            return None
+        # Sums of doubles carry binary noise (297091.8600000003); 15 significant digits is what a
+        # double holds exactly, so this shows the value the data meant without changing real digits.
+        return float(f"{value:.15g}")
     if isinstance(value, decimal.Decimal):
         return json_safe(float(value))
     if isinstance(value, dt.datetime):

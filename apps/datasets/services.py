@@ -117,8 +117,13 @@ def dataset_create(
     header_row: int = 1,
     created_by: Any = None,
     dataset: Dataset | None = None,
+    wait: bool = False,
 ) -> DatasetVersion:
-    """A new dataset (or a new version of `dataset`) from an upload; ingests now or in the background."""
+    """A new dataset (or a new version of `dataset`) from an upload.
+
+    Small files (or any file with `wait=True`) are ingested now, and a failure is raised with nothing
+    left behind; larger ones are ingested in the background, with progress on the version.
+    """
     sheet = _check_sheet(upload, sheet)
     if not 1 <= header_row <= 1000:
         raise InvalidInput("header_row must be between 1 and 1000 (the row that holds the column names)")
@@ -146,7 +151,7 @@ def dataset_create(
             header_row=header_row,
             created_by=created_by,
         )
-    if upload.size_bytes <= SYNC_INGEST_BYTES:
+    if wait or upload.size_bytes <= SYNC_INGEST_BYTES:
         version_ingest(version_id=version.pk, tenant=tenant)
         version.refresh_from_db()
         if version.status == VersionStatus.FAILED:

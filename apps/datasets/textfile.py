@@ -104,8 +104,9 @@ def sniff_delimiter(lines: list[str]) -> str:
 
 
 def load_csv(
-    con: duckdb.DuckDBPyConnection, src: Path, workdir: Path, header_row: int, max_rows: int, progress: Progress
+    con: duckdb.DuckDBPyConnection, src: Path, workdir: Path, header_row: int, progress: Progress
 ) -> IngestReport:
+    """Load a delimited text file into table `data` (rows are counted against the plan by the caller)."""
     progress(0.02, "checking encoding")
     encoding = detect_encoding(src)
     utf8 = src
@@ -118,7 +119,7 @@ def load_csv(
         delimiter = sniff_delimiter(lines)
         header = next(csv.reader([lines[0]], delimiter=delimiter))
         names, blanks = check_header(header, header_row)
-        _read_into_table(con, utf8, delimiter, names, header_row, max_rows, progress)
+        _read_into_table(con, utf8, delimiter, names, header_row, progress)
     finally:
         if utf8 != src:
             utf8.unlink(missing_ok=True)
@@ -134,8 +135,8 @@ def load_csv(
 _LOAD = (
     "CREATE TABLE \"data\" AS SELECT * FROM read_csv($path, delim = $delim, quote = '\"', escape = '\"', "
     "header = true, skip = $skip, names = $names, strict_mode = true, null_padding = false, "
-    "sample_size = $sample) LIMIT $limit"
-)
+    "sample_size = $sample)"
+)  # no LIMIT: it would serialise the load; the plan's file size bounds the rows, counted afterwards
 
 
 def _read_into_table(
@@ -144,10 +145,9 @@ def _read_into_table(
     delimiter: str,
     names: list[str],
     header_row: int,
-    max_rows: int,
     progress: Progress,
 ) -> None:
-    params = {"path": str(path), "delim": delimiter, "skip": header_row - 1, "names": names, "limit": max_rows + 1}
+    params = {"path": str(path), "delim": delimiter, "skip": header_row - 1, "names": names}
     for sample in (20_480, -1):  # a type guess from the first rows can be wrong; then read all rows to guess
         try:
             with _watch_progress(con, progress):

@@ -199,6 +199,10 @@ def test_excel_bad_sheets(tmp_path):
     assert rejected(path, sheet="空").code == "empty_sheet"
     dup = xlsx(tmp_path, {"S": [["a", "a"], [1, 2]]}, name="dup.xlsx")
     assert rejected(dup, sheet="S").code == "duplicate_header"
+    real = xlsx(tmp_path, {"S": [["a", "a_1", " a "], [1, 2, 3]]}, name="real.xlsx")
+    assert rejected(real, sheet="S").code == "duplicate_header", "'a' and ' a ' are the same name once trimmed"
+    fine = xlsx(tmp_path, {"S": [["a", "a_1"], [1, 2]]}, name="fine.xlsx")
+    assert list(ingest(fine, sheet="S")[1]) == ["a", "a_1"]
 
 
 def test_legacy_xls(tmp_path):

@@ -7,14 +7,18 @@ import json
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import translation
 
+from apps.datasets.models import Dataset
 from apps.tenants.models import ApiToken, Membership, Tenant
 from apps.tenants.selectors import token_authenticate
 
 
 def run(*args):
+    """Run a command as an operator with an English locale would (messages are translated)."""
     out, err = io.StringIO(), io.StringIO()
-    call_command(*args, stdout=out, stderr=err)
+    with translation.override("en"):
+        call_command(*args, stdout=out, stderr=err)
     return out.getvalue(), err.getvalue()
 
 
@@ -50,6 +54,7 @@ def test_create_token_errors(tenant_a):
 
 def test_seed_demo_is_idempotent(db, settings, tmp_path):
     settings.DATA_DIR = tmp_path
+    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
     first, _ = run("seed_demo")
     second, _ = run("seed_demo")
     assert first == second, "same credentials printed each time"
@@ -62,3 +67,6 @@ def test_seed_demo_is_idempotent(db, settings, tmp_path):
 
     assert authenticate(username="demo", password=creds["password"]) is not None
     assert Membership.objects.unscoped_for_admin().filter(user__username="demo").count() == 2
+    datasets = Dataset.objects.for_tenant(token.tenant).select_related("current_version")
+    assert {d.name: d.current_version.row_count for d in datasets} == {"销售订单": 3000, "年度目标": 16}
+    assert "天猫旗舰店" in first, "the first query over the demo orders is printed"

@@ -21,6 +21,7 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         creds = demo_seed()
         url = f"http://{opts['addrport']}/"
+        call_command("seed_demo_datasets", tenant=creds.tenant.slug, stdout=self.stdout)
         self.stdout.write(self.style.SUCCESS("BA Platform demo is ready."))
         self.stdout.write(f"  Portal:   {url}  (username {creds.username}, password {creds.password})")
         self.stdout.write(f"  API:      curl -H 'Authorization: Bearer {creds.token}' {url}api/v1/me/")
