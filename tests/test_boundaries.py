@@ -29,6 +29,7 @@ def test_every_api_url_uses_the_tenant_base_and_declares_scopes():
 def test_edge_modules_never_fetch_by_raw_id():
     modules = edge_modules(APPS_DIR)
     assert any(p.name == "api.py" for p in modules), "the walker finds the API modules"
+    assert any(p.name == "api_outputs.py" for p in modules), "and every api_*.py module beside them"
     assert raw_get_violations(modules) == []
 
 

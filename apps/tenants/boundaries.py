@@ -87,6 +87,10 @@ def raw_get_violations(paths: Iterable[Path]) -> list[str]:
 
 def edge_modules(apps_dir: Path) -> list[Path]:
     """Modules at the edges, where tenant input arrives: API, views, consumers, agent tools."""
-    names = ("api.py", "views.py", "consumers.py", "tools.py")
-    found = [p for p in apps_dir.rglob("*.py") if p.name in names or p.parent.name in ("tools", "api")]
+    names = ("views.py", "consumers.py", "tools.py")
+    found = [
+        p
+        for p in apps_dir.rglob("*.py")
+        if p.name in names or p.name.startswith("api") or p.parent.name in ("tools", "api")
+    ]
     return sorted(found)
