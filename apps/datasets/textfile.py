@@ -14,7 +14,6 @@ import io
 import re
 import threading
 from pathlib import Path
-from typing import BinaryIO
 
 import duckdb
 
@@ -36,39 +35,42 @@ def looks_like_text(head: bytes) -> bool:
     return controls <= len(head) // 100
 
 
-def detect_encoding(path: Path) -> str:
-    """utf-8 (with or without BOM), utf-16, or gb18030 (a superset of GBK and GB2312)."""
+def sniff_encoding(path: Path) -> str:
+    """utf-16 (by its BOM), utf-8 when the start of the file is valid UTF-8, else gb18030 (GBK's superset).
+
+    A UTF-8 guess is confirmed by DuckDB while it loads (it refuses invalid UTF-8), so the common case
+    costs no extra pass over the file; a file that turns out not to be UTF-8 is loaded again as GB18030.
+    """
     with path.open("rb") as handle:
-        head = handle.read(4)
-        if head.startswith(_UTF16_BOMS):
-            return "utf-16"
-        handle.seek(0)
-        for encoding in ("utf-8", "gb18030"):
-            handle.seek(0)
-            if _decodes(handle, encoding):
-                return encoding
+        head = handle.read(_SAMPLE_BYTES)
+    if head.startswith(_UTF16_BOMS):
+        return "utf-16"
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return "gb18030"
+    return "utf-8"
+
+
+class _NotUtf8(Exception):
+    """DuckDB found bytes that are not UTF-8 after a UTF-8 start."""
+
+
+def transcode(src: Path, dest: Path, encoding: str) -> None:
+    try:
+        with (
+            src.open("r", encoding=encoding, newline="") as source,
+            dest.open("w", encoding="utf-8", newline="") as out,
+        ):
+            while chunk := source.read(_CHUNK):
+                out.write(chunk)
+    except UnicodeDecodeError as exc:
+        dest.unlink(missing_ok=True)
         raise IngestRejected(
             "the file's text encoding is not recognised (tried UTF-8, UTF-16 and GBK/GB18030); save it as "
             "'CSV UTF-8' and upload it again",
             code="unsupported_encoding",
-        )
-
-
-def _decodes(handle: BinaryIO, encoding: str) -> bool:
-    decoder = codecs.getincrementaldecoder(encoding)()
-    try:
-        while chunk := handle.read(_CHUNK):
-            decoder.decode(chunk)
-        decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def transcode(src: Path, dest: Path, encoding: str) -> None:
-    with src.open("r", encoding=encoding, newline="") as source, dest.open("w", encoding="utf-8", newline="") as out:
-        while chunk := source.read(_CHUNK):
-            out.write(chunk)
+        ) from exc
 
 
 def _sample_lines(path: Path, header_row: int) -> list[str]:
@@ -107,8 +109,24 @@ def load_csv(
     con: duckdb.DuckDBPyConnection, src: Path, workdir: Path, header_row: int, progress: Progress
 ) -> IngestReport:
     """Load a delimited text file into table `data` (rows are counted against the plan by the caller)."""
-    progress(0.02, "checking encoding")
-    encoding = detect_encoding(src)
+    encoding = sniff_encoding(src)
+    try:
+        delimiter, names, blanks = _load_as(con, src, workdir, header_row, progress, encoding)
+    except _NotUtf8:
+        encoding = "gb18030"
+        delimiter, names, blanks = _load_as(con, src, workdir, header_row, progress, encoding)
+    drop_blank_columns(con, names, blanks, header_row)
+    progress(0.85, "typing")
+    report = IngestReport(reader="duckdb", encoding=encoding, delimiter=delimiter)
+    report.columns = [n for i, n in enumerate(names) if i not in blanks]
+    report.dropped_empty_columns = [i + 1 for i in blanks]
+    report.converted = infer_types(con)
+    return report
+
+
+def _load_as(
+    con: duckdb.DuckDBPyConnection, src: Path, workdir: Path, header_row: int, progress: Progress, encoding: str
+) -> tuple[str, list[str], list[int]]:
     utf8 = src
     if encoding != "utf-8":
         utf8 = workdir / f".transcoded-{threading.get_ident()}-{src.stem}.csv"
@@ -123,13 +141,7 @@ def load_csv(
     finally:
         if utf8 != src:
             utf8.unlink(missing_ok=True)
-    drop_blank_columns(con, names, blanks, header_row)
-    progress(0.85, "typing")
-    report = IngestReport(reader="duckdb", encoding=encoding, delimiter=delimiter)
-    report.columns = [n for i, n in enumerate(names) if i not in blanks]
-    report.dropped_empty_columns = [i + 1 for i in blanks]
-    report.converted = infer_types(con)
-    return report
+    return delimiter, names, blanks
 
 
 _LOAD = (
@@ -158,6 +170,8 @@ def _read_into_table(
             continue
         except duckdb.Error as exc:
             con.execute('DROP TABLE IF EXISTS "data"')
+            if "Invalid unicode" in str(exc):
+                raise _NotUtf8 from exc
             raise _explain(path, delimiter, len(names), header_row, exc) from exc
     raise IngestRejected(
         "some values do not match the type of their column; check the file for mixed values", code="ingest_failed"

@@ -151,6 +151,12 @@ def test_files_that_are_not_what_they_claim(tmp_path, name, data, code):
     assert info.value.code == code
 
 
+def test_gbk_text_after_a_long_ascii_start_is_still_read_as_gbk(tmp_path):
+    body = b"id,region\n" + b"".join(b"%d,East\n" % i for i in range(40_000)) + "40000,华东\n".encode("gbk")
+    report, _types, rows = ingest(write(tmp_path, "late-gbk.csv", body))
+    assert report.encoding == "gb18030" and rows[-1] == (40000, "华东") and len(rows) == 40_001
+
+
 def test_undecodable_text_is_a_clear_error(tmp_path):
     error = rejected(write(tmp_path, "x.csv", b"a,b\n\x81\x30\x81\xff,1\n"))
     assert error.code == "unsupported_encoding" and "UTF-8" in error.message
