@@ -19,11 +19,6 @@ SALES_CSV = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _data_dir(settings, tmp_path):
-    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
-
-
 def csv_file(text: str = SALES_CSV, name: str = "sales.csv", encoding: str = "utf-8") -> SimpleUploadedFile:
     return SimpleUploadedFile(name, text.encode(encoding), content_type="text/csv")
 
@@ -38,11 +33,6 @@ def xlsx_file(sheets: dict[str, list[list]], name: str = "book.xlsx") -> SimpleU
     buffer = io.BytesIO()
     workbook.save(buffer)
     return SimpleUploadedFile(name, buffer.getvalue())
-
-
-@pytest.fixture
-def writer(tenant_a, make_token, api_client):
-    return api_client(make_token(tenant_a, [DATASETS_READ, DATASETS_WRITE]))
 
 
 @pytest.fixture

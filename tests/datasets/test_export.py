@@ -187,16 +187,6 @@ REMARKS_CSV = (
 ROWS = {"columns": ["日期", "账号", "金额", "备注"], "sort": [{"by": "日期"}]}
 
 
-@pytest.fixture(autouse=True)
-def _data_dir(settings, tmp_path):
-    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
-
-
-@pytest.fixture
-def writer(tenant_a, make_token, api_client):
-    return api_client(make_token(tenant_a, [DATASETS_READ, DATASETS_WRITE]))
-
-
 @pytest.fixture
 def remarks(writer):
     file = SimpleUploadedFile("remarks.csv", REMARKS_CSV.encode(), content_type="text/csv")

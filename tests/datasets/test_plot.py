@@ -353,16 +353,6 @@ MONTHLY = {
 LINES = {"chart_type": "line", "x": "月份", "y": "销售额", "series": "账号", "title": "月度销售额"}
 
 
-@pytest.fixture(autouse=True)
-def _data_dir(settings, tmp_path):
-    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
-
-
-@pytest.fixture
-def writer(tenant_a, make_token, api_client):
-    return api_client(make_token(tenant_a, [DATASETS_READ, DATASETS_WRITE]))
-
-
 @pytest.fixture
 def accounts(writer):
     file = SimpleUploadedFile("accounts.csv", ACCOUNTS_CSV.encode(), content_type="text/csv")

@@ -10,11 +10,6 @@ from apps.datasets import services
 from apps.tenants.scopes import Role
 
 
-@pytest.fixture(autouse=True)
-def _data_dir(settings, tmp_path):
-    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
-
-
 def logged_in(user, lang: str = "zh-hans") -> Client:
     client = Client(HTTP_ACCEPT_LANGUAGE=lang)
     client.force_login(user)

@@ -1,0 +1,17 @@
+"""Fixtures for the data-engine tests: a private data directory per test and an API client that writes."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(settings, tmp_path):
+    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
+
+
+@pytest.fixture
+def writer(tenant_a, make_token, api_client):
+    return api_client(make_token(tenant_a, [DATASETS_READ, DATASETS_WRITE]))
