@@ -125,6 +125,9 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = DATA_DIR / "media"
 # Each tenant's uploads and columnar files live under TENANT_DATA_ROOT/<tenant id>/.
 TENANT_DATA_ROOT = DATA_DIR / "tenants"
+# SQLite files that tenants may register as SQL sources: only under SQLITE_SOURCES_ROOT/<tenant slug>/,
+# opened read-only (a tenant must not reach other files on the server, such as the platform's own database).
+SQLITE_SOURCES_ROOT = Path(env.str("SQLITE_SOURCES_ROOT", default=str(DATA_DIR / "sqlite-sources"))).resolve()
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -9,6 +9,7 @@ from baplatform import api_errors
 api_v1 = [
     path("", include("apps.tenants.api_urls")),
     path("", include("apps.datasets.api_urls")),
+    path("", include("apps.datasets.api_sources_urls")),
     path("", include("apps.datasets.api_outputs_urls")),
 ]
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError as PydanticValidationError
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.request import Request
@@ -13,28 +12,11 @@ from rest_framework.response import Response
 from apps.datasets import selectors, services
 from apps.datasets.errors import QueryInvalid
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload
-from apps.datasets.queryspec import QuerySpec
 from apps.datasets.resolve import resolve_fields
+from apps.datasets.validation import parse_spec
 from apps.tenants.api_base import TenantAPIView
 from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE
 from apps.tenants.scoping import get_for_tenant_or_404
-
-
-def pydantic_error(exc: PydanticValidationError, what: str) -> QueryInvalid:
-    """A pydantic error as one clear message plus the structured details."""
-    problems = []
-    for err in exc.errors(include_url=False, include_context=False):
-        where = ".".join(str(p) for p in err["loc"]) or what
-        problems.append(f"{where}: {err['msg']}")
-    details = [{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors(include_url=False)]
-    return QueryInvalid(f"invalid {what}: " + "; ".join(problems[:5]), code="invalid_spec", details=details)
-
-
-def parse_spec(data: Any) -> QuerySpec:
-    try:
-        return QuerySpec.model_validate(data)
-    except PydanticValidationError as exc:
-        raise pydantic_error(exc, "QuerySpec") from exc
 
 
 def upload_out(upload: Upload) -> dict[str, Any]:

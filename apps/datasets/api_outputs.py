@@ -11,13 +11,13 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apps.datasets import selectors
-from apps.datasets.api import parse_spec, pydantic_error
+from apps.datasets import selectors, source_selectors, sources
 from apps.datasets.errors import QueryInvalid
 from apps.datasets.export import CONTENT_TYPES, content_disposition, download_filename, export_csv, export_xlsx
 from apps.datasets.models import Dataset, DatasetVersion
 from apps.datasets.plot import PlotSpec, build_echarts, render_png
 from apps.datasets.results import ResultTable
+from apps.datasets.validation import parse_spec, pydantic_error
 from apps.tenants.api_base import TenantAPIView
 from apps.tenants.scopes import DATASETS_READ
 
@@ -91,6 +91,14 @@ class DatasetPlotView(_OutputView):
         return Response({"option": build_echarts(plot, result), "result": result_out(result, version)})
 
 
+def export_response(result: ResultTable, *, chosen: str, name: str) -> HttpResponse:
+    content = export_csv(result) if chosen == "csv" else export_xlsx(result, title=name)
+    response = file_response(content, content_type=CONTENT_TYPES[chosen], filename=download_filename(name, chosen))
+    response["X-Result-Rows"] = str(result.row_count)
+    response["X-Result-Truncated"] = "true" if result.truncated else "false"
+    return response
+
+
 class DatasetExportView(_OutputView):
     """Body: a QuerySpec. The result as a CSV (default) or XLSX download named after the dataset."""
 
@@ -99,11 +107,32 @@ class DatasetExportView(_OutputView):
     def post(self, request: Request, dataset_id: int) -> HttpResponse:
         chosen = self.output_format(request)
         dataset, version, result = self.run(dataset_id, request.data)
-        content = export_csv(result) if chosen == "csv" else export_xlsx(result, title=dataset.name)
-        response = file_response(
-            content, content_type=CONTENT_TYPES[chosen], filename=download_filename(dataset.name, chosen)
-        )
-        response["X-Result-Rows"] = str(result.row_count)
-        response["X-Result-Truncated"] = "true" if result.truncated else "false"
+        response = export_response(result, chosen=chosen, name=dataset.name)
         response["X-Dataset-Version"] = str(version.number)
         return response
+
+
+class SourceExportView(_OutputView):
+    """Body `{"table": ..., "spec": QuerySpec}` or `{"sql": ..., "params": {...}}`: a SQL source's result as a file."""
+
+    formats = ("csv", "xlsx")
+
+    def post(self, request: Request, source_id: int) -> HttpResponse:
+        chosen = self.output_format(request)
+        source = source_selectors.source_get(tenant=self.tenant, source_id=source_id)
+        body = request.data if isinstance(request.data, dict) else {}
+        if isinstance(body.get("sql"), str):
+            params = body.get("params") or {}
+            if not isinstance(params, dict):
+                raise QueryInvalid("params must be an object of :name values", code="invalid_params")
+            result = sources.execute_sql_safe(source, body["sql"], params)
+            name = source.name
+        elif isinstance(body.get("table"), str) and isinstance(body.get("spec"), dict):
+            result = sources.run_query(source, body["table"], parse_spec(body["spec"]))
+            name = f"{source.name} {body['table']}"
+        else:
+            raise QueryInvalid(
+                'send {"table": <name>, "spec": <QuerySpec>} or {"sql": <SELECT>, "params": {...}}',
+                code="invalid_spec",
+            )
+        return export_response(result, chosen=chosen, name=name)

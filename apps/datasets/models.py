@@ -104,6 +104,7 @@ class SqlSource(TenantOwnedModel):
     host = models.CharField(max_length=255, blank=True)
     port = models.PositiveIntegerField(null=True, blank=True)
     database = models.CharField(max_length=255, help_text="database name, or the file path for SQLite")
+    schema = models.CharField(max_length=255, blank=True, help_text="PostgreSQL schema; empty = public")
     username = models.CharField(max_length=255, blank=True)
     password_encrypted = models.TextField(blank=True)
     tables = models.JSONField(default=list, help_text="tables exposed to queries; empty = all tables")

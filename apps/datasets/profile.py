@@ -55,7 +55,8 @@ def _table(name: str) -> exp.Table:
     return exp.Table(this=exp.to_identifier(name, quoted=True))
 
 
-def _role(name: str, kind: str, distinct: int, non_null: int, lo: Any, hi: Any) -> Role:
+def column_role(name: str, kind: str, distinct: int, non_null: int, lo: Any, hi: Any) -> Role:
+    """The role a column plays in analysis, from its name, kind and statistics (shared by files and SQL sources)."""
     if kind in ("date", "datetime"):
         return "time"
     if kind == "integer" and _YEAR_NAME.search(name) and isinstance(lo, int) and 1900 <= lo <= hi <= 2200:
@@ -68,6 +69,28 @@ def _role(name: str, kind: str, distinct: int, non_null: int, lo: Any, hi: Any) 
     if kind == "text" and unique and non_null > 50:
         return "id"
     return "dimension"
+
+
+def column_profile(
+    *, name: str, type_name: str, kind: str, row_count: int, stats: tuple[int, int, Any, Any], top: list[Any]
+) -> ColumnProfile:
+    """One column's profile from its statistics (non-null count, distinct count, min, max) and top values."""
+    non_null, distinct, lo, hi = stats
+    role = column_role(name, kind, distinct, non_null, lo, hi)
+    small = role == "dimension" and len(top) <= DIMENSION_VALUES
+    ordered = kind not in ("text", "boolean")
+    return ColumnProfile(
+        name=name,
+        type=type_name,
+        kind=kind,
+        role=role,
+        null_ratio=round(1 - non_null / row_count, 4) if row_count else 0.0,
+        distinct_count=distinct,
+        examples=top[:EXAMPLES],
+        min=lo if ordered else None,
+        max=hi if ordered else None,
+        values=sorted(top, key=str) if small else None,
+    )
 
 
 def profile_table(path: Path, table: str = "data") -> TableProfile:
@@ -100,20 +123,14 @@ def profile_table(path: Path, table: str = "data") -> TableProfile:
             .sql("duckdb")
         )
         top = engine.execute(path, top_sql, row_cap=DIMENSION_VALUES + 1).rows
-        role = _role(name, kind, int(distinct), int(non_null), lo, hi)
-        small = role == "dimension" and len(top) <= DIMENSION_VALUES
         columns.append(
-            ColumnProfile(
+            column_profile(
                 name=name,
-                type=type_name,
+                type_name=type_name,
                 kind=kind,
-                role=role,
-                null_ratio=round(1 - non_null / row_count, 4) if row_count else 0.0,
-                distinct_count=int(distinct),
-                examples=[r[0] for r in top[:EXAMPLES]],
-                min=lo if kind not in ("text", "boolean") else None,
-                max=hi if kind not in ("text", "boolean") else None,
-                values=sorted((r[0] for r in top), key=str) if small else None,
+                row_count=row_count,
+                stats=(int(non_null), int(distinct), lo, hi),
+                top=[r[0] for r in top],
             )
         )
     return TableProfile(row_count=row_count, columns=columns)

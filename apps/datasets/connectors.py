@@ -1,0 +1,376 @@
+"""Sessions on tenants' own databases: read-only by the database's own rules, timed out, values bound.
+
+PostgreSQL runs every statement in a READ ONLY transaction (and read-only by default for the
+session) with statement_timeout; MySQL/MariaDB in a READ ONLY session and transaction with
+max_execution_time / max_statement_time; SQLite (sqlite_files.py) through a read-only URI with
+query_only, an authorizer and a progress-handler deadline. So a statement that slipped past the
+checker still cannot write. Statements arrive as sqlglot trees; their `:name` placeholders are
+rendered in the driver's own parameter style, and values always travel separately from the SQL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import psycopg
+import pymysql
+from django.conf import settings
+from django.db import connections
+from psycopg import errors as pg_errors
+from psycopg import sql as pg_sql
+from pymysql.constants import FIELD_TYPE
+from sqlglot import exp
+
+from apps.datasets import crypto
+from apps.datasets.errors import QueryInvalid, QueryTimeout, SourceFailure
+from apps.datasets.models import SourceKind, SqlSource
+from apps.datasets.results import ResultTable, json_safe, json_safe_rows
+
+DIALECTS = {SourceKind.POSTGRESQL: "postgres", SourceKind.MYSQL: "mysql", SourceKind.SQLITE: "sqlite"}
+ENGINE_NAMES = {SourceKind.POSTGRESQL: "PostgreSQL", SourceKind.MYSQL: "MySQL/MariaDB", SourceKind.SQLITE: "SQLite"}
+DEFAULT_PORTS = {SourceKind.POSTGRESQL: 5432, SourceKind.MYSQL: 3306}
+CONNECT_TIMEOUT_SECONDS = 10
+_MARK = re.compile(r"\x00([A-Za-z_][A-Za-z0-9_]*)\x00")
+_MYSQL_TYPES = {value: name for name, value in vars(FIELD_TYPE).items() if name.isupper()}
+
+
+def dialect_of(source: SqlSource) -> str:
+    return DIALECTS[SourceKind(source.kind)]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    sql: str  # in the driver's parameter style
+    args: dict[str, Any] | list[Any] | None
+    audit_sql: str  # the same statement with :name placeholders, for the audit trail
+
+
+def render(tree: exp.Expr, dialect: str, params: Mapping[str, Any], style: str) -> Rendered:
+    """SQL text for a driver: placeholders become `$n` (dollar), `%(name)s` (pyformat) or `:name` (named).
+
+    Placeholders are first rendered as NUL-delimited marks, which cannot occur anywhere else in the
+    generated text (checked by counting), so no literal or identifier can be mistaken for one.
+    """
+    names: list[str] = []
+
+    def mark(node: exp.Expr) -> exp.Expr:
+        if isinstance(node, exp.Placeholder):
+            if not _MARK.fullmatch(f"\x00{node.name}\x00"):
+                raise QueryInvalid(f"invalid placeholder name {node.name!r}", code="sql_params")
+            names.append(node.name)
+            return exp.Var(this=f"\x00{node.name}\x00")
+        return node
+
+    text = tree.transform(mark).sql(dialect=dialect, comments=False)
+    if text.count("\x00") != 2 * len(names):
+        raise QueryInvalid("the statement contains a NUL character", code="sql_syntax")
+    if missing := sorted(set(names) - params.keys()):
+        raise QueryInvalid("no value given for " + ", ".join(f":{n}" for n in missing), code="sql_params")
+    audit = _MARK.sub(lambda m: f":{m[1]}", text)
+    used = list(dict.fromkeys(names))
+    if style == "dollar":
+        sql = _MARK.sub(lambda m: f"${used.index(m[1]) + 1}", text)
+        return Rendered(sql, [params[n] for n in used], audit)
+    if style == "pyformat":  # the driver applies Python %-formatting, so every literal % is doubled
+        if not used:
+            return Rendered(text, None, audit)
+        sql = _MARK.sub(lambda m: f"%({m[1]})s", text.replace("%", "%%"))
+        return Rendered(sql, {n: params[n] for n in used}, audit)
+    return Rendered(audit, {n: params[n] for n in used}, audit)
+
+
+def _plain(value: Any) -> Any:
+    """JSON documents (PostgreSQL json/jsonb arrive parsed) as JSON text, like every other cell."""
+    return json.dumps(value, ensure_ascii=False, default=str) if isinstance(value, dict | list) else value
+
+
+def scrub(message: str, secret: str) -> str:
+    """An error message that never carries the password, whatever the driver put in it."""
+    return message.replace(secret, "***") if secret else message
+
+
+class Session(ABC):
+    """One open read-only connection; `run` executes one statement and fetches at most row_cap (+1) rows."""
+
+    style: ClassVar[str]
+    engine: ClassVar[str]
+
+    def __init__(self, source: SqlSource, timeout_s: float, introspection: bool = False) -> None:
+        self.source, self.timeout_s, self.introspection = source, timeout_s, introspection
+        self.dialect = dialect_of(source)
+        self.password = crypto.decrypt(source.password_encrypted)
+
+    @abstractmethod
+    def open(self) -> None: ...
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    @abstractmethod
+    def fetch(self, rendered: Rendered, row_cap: int) -> tuple[list[str], list[str], list[Any]]: ...
+
+    @abstractmethod
+    def translate(self, exc: Exception) -> Exception:
+        """A driver error as QueryTimeout, QueryInvalid or SourceFailure with a message for the user."""
+
+    def where(self) -> str:
+        return f"{self.engine} at {self.source.host}:{self.source.port or DEFAULT_PORTS[SourceKind(self.source.kind)]}"
+
+    def unreachable(self, exc: Exception) -> SourceFailure:
+        detail = scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, self.password)
+        return SourceFailure(
+            f"could not connect to {self.where()} ({detail}); check the host, port, database, user name and "
+            "password, and that the server accepts connections from this platform",
+            code="source_unreachable",
+        )
+
+    def timed_out(self) -> QueryTimeout:
+        return QueryTimeout(
+            f"the query ran longer than {self.timeout_s:g} s on {self.engine} and was stopped; "
+            "narrow it with filters or a smaller limit"
+        )
+
+    def read_only_refused(self, detail: str) -> SourceFailure:
+        return SourceFailure(
+            f"{self.engine} refused a write ({scrub(detail, self.password)}): SQL sources are read-only",
+            code="read_only",
+        )
+
+    def rejected(self, detail: str) -> QueryInvalid:
+        return QueryInvalid(f"{self.engine} rejected the query: {scrub(detail, self.password)}", code="source_rejected")
+
+    def run(self, tree: exp.Expr, params: Mapping[str, Any] | None = None, *, row_cap: int) -> ResultTable:
+        params = dict(params or {})
+        rendered = render(tree, self.dialect, params, self.style)
+        started = time.perf_counter()
+        try:
+            columns, types, rows = self.fetch(rendered, row_cap)
+        except (QueryInvalid, SourceFailure):
+            raise
+        except Exception as exc:
+            raise self.translate(exc) from None
+        return ResultTable(
+            columns=columns,
+            column_types=types,
+            rows=json_safe_rows([[_plain(v) for v in row] for row in rows[:row_cap]]),
+            row_count=min(len(rows), row_cap),
+            truncated=len(rows) > row_cap,
+            sql=rendered.audit_sql,
+            params={k: json_safe(v) for k, v in params.items()},
+            elapsed_ms=round((time.perf_counter() - started) * 1000, 3),
+        )
+
+
+class PostgresSession(Session):
+    style, engine = "dollar", "PostgreSQL"
+
+    def open(self) -> None:
+        source = self.source
+        try:
+            self.conn = psycopg.connect(
+                host=source.host,
+                port=source.port or DEFAULT_PORTS[SourceKind.POSTGRESQL],
+                dbname=source.database,
+                user=source.username,
+                password=self.password,
+                connect_timeout=CONNECT_TIMEOUT_SECONDS,
+                application_name="ba-platform",
+                passfile=os.devnull,  # never the platform's own ~/.pgpass
+                autocommit=True,
+                cursor_factory=psycopg.RawCursor,
+            )
+        except psycopg.Error as exc:
+            raise self.unreachable(exc) from None
+        millis = str(max(1, int(self.timeout_s * 1000)))
+        search_path = pg_sql.Identifier(source.schema or "public").as_string(self.conn)
+        try:
+            with self.conn.cursor() as cur:
+                cur.execute(
+                    "SELECT set_config('default_transaction_read_only', 'on', false),"
+                    " set_config('statement_timeout', $1, false), set_config('lock_timeout', $1, false),"
+                    " set_config('search_path', $2, false)",
+                    [millis, search_path],
+                )
+            self.conn.autocommit = False
+        except psycopg.Error as exc:
+            self.close()
+            raise self.unreachable(exc) from None
+
+    def close(self) -> None:
+        conn = getattr(self, "conn", None)
+        if conn is not None:
+            conn.close()
+
+    def fetch(self, rendered: Rendered, row_cap: int) -> tuple[list[str], list[str], list[Any]]:
+        try:
+            with self.conn.cursor() as cur:
+                cur.execute("SET TRANSACTION READ ONLY")
+                cur.execute(rendered.sql, rendered.args)
+                description = cur.description or []
+                rows = cur.fetchmany(row_cap + 1) if cur.description else []
+        finally:
+            if not self.conn.closed:
+                self.conn.rollback()
+        types = []
+        for column in description:
+            info = self.conn.adapters.types.get(column.type_code)
+            types.append(info.name if info else str(column.type_code))
+        return [c.name for c in description], types, rows
+
+    def translate(self, exc: Exception) -> Exception:
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        state = getattr(exc, "sqlstate", None) or ""
+        if isinstance(exc, pg_errors.QueryCanceled):
+            return self.timed_out()
+        if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
+            return self.read_only_refused(detail)
+        if state[:2] in ("42", "22"):  # syntax, unknown names, privileges; bad values
+            return self.rejected(detail)
+        if state.startswith("08") or (isinstance(exc, psycopg.OperationalError) and not state):
+            return self.unreachable(exc)
+        return SourceFailure(f"the query failed on {self.engine}: {scrub(detail, self.password)}", code="query_failed")
+
+
+class MySQLSession(Session):
+    style, engine = "pyformat", "MySQL/MariaDB"
+    _TIMEOUT_CODES = frozenset({1969, 3024, 1317, 2013})  # statement time exceeded, interrupted, lost mid-query
+    _READ_ONLY_CODES = frozenset({1792, 1290})  # write in a READ ONLY transaction, server in --read-only mode
+    _SERVER_TROUBLE = frozenset({1021, 1030, 1037, 1038, 1040, 1205, 1213})  # disk, memory, locks, connections
+
+    def open(self) -> None:
+        source = self.source
+        try:
+            self.conn = pymysql.connect(
+                host=source.host,
+                port=source.port or DEFAULT_PORTS[SourceKind.MYSQL],
+                user=source.username,
+                password=self.password.encode("utf-8"),  # the driver would encode text as latin-1
+                database=source.database,
+                charset="utf8mb4",
+                connect_timeout=CONNECT_TIMEOUT_SECONDS,
+                read_timeout=int(self.timeout_s) + CONNECT_TIMEOUT_SECONDS,
+                write_timeout=int(self.timeout_s) + CONNECT_TIMEOUT_SECONDS,
+                autocommit=True,
+                local_infile=False,
+            )
+            with self.conn.cursor() as cur:
+                cur.execute("SELECT VERSION()")
+                version = str(cur.fetchone()[0])
+                self.mariadb = "mariadb" in version.lower()
+                if self.mariadb:
+                    cur.execute("SET SESSION max_statement_time = %s", (float(self.timeout_s),))
+                else:
+                    cur.execute("SET SESSION max_execution_time = %s", (max(1, int(self.timeout_s * 1000)),))
+                # Generated literals use backslash escapes, so the session must read them that way.
+                cur.execute("SET SESSION sql_mode = REPLACE(@@SESSION.sql_mode, 'NO_BACKSLASH_ESCAPES', '')")
+                cur.execute("SET SESSION TRANSACTION READ ONLY")
+        except pymysql.Error as exc:
+            self.close()
+            raise self.unreachable(exc) from None
+
+    def close(self) -> None:
+        conn = getattr(self, "conn", None)
+        if conn is not None and conn.open:
+            conn.close()
+
+    def fetch(self, rendered: Rendered, row_cap: int) -> tuple[list[str], list[str], list[Any]]:
+        try:
+            with self.conn.cursor() as cur:
+                cur.execute("START TRANSACTION READ ONLY")
+                cur.execute(rendered.sql, rendered.args)
+                description = cur.description or []
+                rows = list(cur.fetchmany(row_cap + 1)) if cur.description else []
+        finally:
+            if self.conn.open:
+                self.conn.rollback()
+        types = [_MYSQL_TYPES.get(d[1], str(d[1])) for d in description]
+        return [d[0] for d in description], types, rows
+
+    def translate(self, exc: Exception) -> Exception:
+        code = exc.args[0] if exc.args and isinstance(exc.args[0], int) else 0
+        detail = str(exc.args[1]) if len(exc.args) > 1 else str(exc)
+        if code in self._TIMEOUT_CODES:
+            return self.timed_out()
+        if code in self._READ_ONLY_CODES:
+            return self.read_only_refused(detail)
+        if 2000 <= code < 3000:  # client-side errors: the connection failed
+            return self.unreachable(exc)
+        if code >= 1000 and code not in self._SERVER_TROUBLE:  # the server judged the statement
+            return self.rejected(detail)
+        return SourceFailure(f"the query failed on {self.engine}: {scrub(detail, self.password)}", code="query_failed")
+
+
+_PLATFORM_ENGINES = {
+    "django.db.backends.postgresql": SourceKind.POSTGRESQL,
+    "django.db.backends.mysql": SourceKind.MYSQL,
+}
+
+
+def _platform_database() -> dict[str, Any]:
+    return dict(connections["default"].settings_dict)
+
+
+def _addresses(host: str, port: int) -> set[str]:
+    try:
+        return {str(info[4][0]) for info in socket.getaddrinfo(host or "localhost", port, proto=socket.IPPROTO_TCP)}
+    except (OSError, UnicodeError):
+        return set()
+
+
+def refuse_platform_database(source: SqlSource) -> None:
+    """A tenant's source may not be the platform's own database (every tenant's data is there)."""
+    own = _platform_database()
+    kind = _PLATFORM_ENGINES.get(str(own.get("ENGINE", "")))
+    if kind != source.kind or str(own.get("NAME", "")).lower() != source.database.lower():
+        return
+    own_port = int(own.get("PORT") or DEFAULT_PORTS[kind])
+    port = source.port or DEFAULT_PORTS[kind]
+    if port == own_port and _addresses(source.host, port) & _addresses(str(own.get("HOST") or ""), own_port):
+        raise SourceFailure("this is the platform's own database, which cannot be a source", code="forbidden_source")
+
+
+def _session_class(source: SqlSource) -> type[Session]:
+    from apps.datasets.sqlite_files import SQLiteSession
+
+    classes: dict[str, type[Session]] = {
+        SourceKind.POSTGRESQL: PostgresSession,
+        SourceKind.MYSQL: MySQLSession,
+        SourceKind.SQLITE: SQLiteSession,
+    }
+    return classes[SourceKind(source.kind)]
+
+
+@contextmanager
+def session(source: SqlSource, *, timeout_s: float | None = None, introspection: bool = False) -> Iterator[Session]:
+    """An open read-only session on the source, closed afterwards."""
+    timeout = float(settings.QUERY_TIMEOUT_SECONDS if timeout_s is None else timeout_s)
+    refuse_platform_database(source)
+    opened = _session_class(source)(source, timeout, introspection)
+    try:
+        opened.open()
+    except (QueryInvalid, SourceFailure):
+        raise
+    except Exception as exc:  # a driver's own argument checks (bad host text, encodings...)
+        raise opened.unreachable(exc) from None
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def execute_readonly(
+    source: SqlSource, tree: exp.Expr, params: Mapping[str, Any] | None = None, *, row_cap: int
+) -> ResultTable:
+    """Run one statement in a read-only session. No statement checks here: callers check first
+    (sqlsafe.check_select, or trees built by the compiler); the session's read-only mode is the backstop."""
+    with session(source) as opened:
+        return opened.run(tree, params, row_cap=row_cap)

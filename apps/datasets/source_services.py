@@ -1,0 +1,178 @@
+"""Writes for SQL sources: register, change, delete and re-test a tenant's database connection.
+
+A connection is tested before anything is saved: a failing test is a clear error and no row.
+The password is encrypted at rest (crypto.py) and never returned; SQLite files must sit in the
+tenant's folder under SQLITE_SOURCES_ROOT (sqlite_files.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from apps.datasets import crypto
+from apps.datasets.connectors import DEFAULT_PORTS
+from apps.datasets.errors import SourceFailure
+from apps.datasets.models import SourceKind, SqlSource
+from apps.datasets.naming import closest
+from apps.datasets.sources import ConnectionReport, connection_check
+from apps.datasets.sqlite_files import relative_name
+from apps.tenants.errors import Conflict, InvalidInput
+from apps.tenants.models import Tenant
+
+MAX_ALLOWED_TABLES = 1000
+_CONNECTION_FIELDS = ("host", "port", "database", "schema", "username", "password_encrypted")
+
+
+def _text(value: str | None, label: str, *, required: bool = False, limit: int = 255) -> str:
+    text = (value or "").strip()
+    if required and not text:
+        raise InvalidInput(f"{label} is required", code="invalid_source")
+    if len(text) > limit or "\x00" in text:
+        raise InvalidInput(f"{label} must be at most {limit} printable characters", code="invalid_source")
+    return text
+
+
+def _tables(tables: list[str] | None) -> list[str]:
+    if tables is None:
+        return []
+    if not isinstance(tables, list) or len(tables) > MAX_ALLOWED_TABLES:
+        raise InvalidInput(f"tables must be a list of at most {MAX_ALLOWED_TABLES} names", code="invalid_source")
+    names = [_text(t if isinstance(t, str) else None, "each table name", required=True) for t in tables]
+    return list(dict.fromkeys(names))
+
+
+def _check_fields(source: SqlSource) -> None:
+    """Normalise and check the connection fields for the source's kind."""
+    if source.kind not in SourceKind.values:
+        raise InvalidInput(f"kind must be one of: {', '.join(SourceKind.values)}", code="invalid_source")
+    source.name = _text(source.name, "name", required=True, limit=200)
+    if source.kind == SourceKind.SQLITE:
+        if source.host or source.port or source.username or source.password_encrypted or source.schema:
+            raise InvalidInput(
+                "a SQLite source takes only 'database' (the file name); host, port, user, password and "
+                "schema do not apply",
+                code="invalid_source",
+            )
+        source.database = relative_name(source.tenant, source.database)
+        return
+    source.host = _text(source.host, "host", required=True)
+    source.database = _text(source.database, "database", required=True)
+    source.username = _text(source.username, "username", required=True)
+    source.schema = _text(source.schema, "schema")
+    if source.kind == SourceKind.MYSQL and source.schema:
+        raise InvalidInput(
+            "schema applies to PostgreSQL sources only; for MySQL give the database", code="invalid_source"
+        )
+    port = source.port or DEFAULT_PORTS[SourceKind(source.kind)]
+    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+        raise InvalidInput("port must be a number from 1 to 65535", code="invalid_source")
+    source.port = port
+
+
+def _verify(source: SqlSource) -> ConnectionReport:
+    """Connect and check the allow-list; InvalidInput (nothing saved) when either fails."""
+    try:
+        report = connection_check(source)
+    except SourceFailure as exc:
+        raise InvalidInput(f"the connection test failed: {exc.message}", code="connection_failed") from None
+    missing = [t for t in source.tables if t not in report.tables]
+    if missing:
+        raise InvalidInput(
+            f"table {missing[0]!r} does not exist in this database{closest(missing[0], report.tables)}",
+            code="unknown_table",
+        )
+    source.tested_at = timezone.now()
+    return report
+
+
+def _save(source: SqlSource) -> SqlSource:
+    duplicate = SqlSource.objects.for_tenant(source.tenant).filter(name=source.name).exclude(pk=source.pk).exists()
+    if duplicate:
+        raise Conflict(f"a source named {source.name!r} already exists", code="duplicate_source")
+    try:
+        with transaction.atomic():
+            source.save()
+    except IntegrityError:
+        raise Conflict(f"a source named {source.name!r} already exists", code="duplicate_source") from None
+    return source
+
+
+def source_create(
+    *,
+    tenant: Tenant,
+    name: str,
+    kind: str,
+    database: str,
+    host: str = "",
+    port: int | None = None,
+    schema: str = "",
+    username: str = "",
+    password: str = "",
+    tables: list[str] | None = None,
+    created_by: Any = None,
+) -> SqlSource:
+    """Register a source after a successful connection test; a failing test saves nothing."""
+    source = SqlSource(
+        tenant=tenant,
+        name=name,
+        kind=kind,
+        host=host or "",
+        port=port,
+        database=database or "",
+        schema=schema or "",
+        username=username or "",
+        password_encrypted=crypto.encrypt(password or ""),
+        tables=_tables(tables),
+        created_by=created_by if getattr(created_by, "pk", None) else None,
+    )
+    _check_fields(source)
+    _verify(source)
+    return _save(source)
+
+
+def source_update(
+    *,
+    source: SqlSource,
+    name: str | None = None,
+    host: str | None = None,
+    port: int | None = None,
+    database: str | None = None,
+    schema: str | None = None,
+    username: str | None = None,
+    password: str | None = None,
+    tables: list[str] | None = None,
+) -> SqlSource:
+    """Change a source (None = unchanged; password '' clears it). Connection changes are re-tested first."""
+    before = {f: getattr(source, f) for f in (*_CONNECTION_FIELDS, "tables")}
+    changes: dict[str, Any] = {"name": name, "host": host, "port": port, "database": database, "schema": schema}
+    changes["username"] = username
+    for field, value in changes.items():
+        if value is not None:
+            setattr(source, field, value)
+    if password is not None:
+        source.password_encrypted = crypto.encrypt(password)
+    if tables is not None:
+        source.tables = _tables(tables)
+    try:
+        _check_fields(source)
+        if any(getattr(source, f) != value for f, value in before.items()) or password is not None:
+            _verify(source)
+        return _save(source)
+    except BaseException:
+        source.refresh_from_db()  # the caller's object shows what is stored, not the refused change
+        raise
+
+
+def source_delete(*, source: SqlSource) -> None:
+    source.delete()
+
+
+def source_test(*, source: SqlSource) -> ConnectionReport:
+    """Test the stored connection again; records when it last succeeded. SourceFailure when it fails."""
+    report = connection_check(source)
+    source.tested_at = timezone.now()
+    source.save(update_fields=["tested_at"])
+    return report

@@ -1,0 +1,316 @@
+"""The statement checker for `execute_sql_safe`: exactly one read-only SELECT over exposed tables.
+
+The SQL is parsed with sqlglot for the source's dialect and every node is checked against
+allowlists (statement shapes, expression nodes, functions), with a denylist in front for clear
+messages about the usual attacks. What runs is the checked tree, regenerated without comments,
+with a row cap applied — never the caller's original text. The database session is read-only
+as well (see connectors.py), so a checker mistake still cannot write.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ParseError, TokenError
+
+from apps.datasets.errors import QueryInvalid
+from apps.datasets.naming import closest
+
+MAX_SQL_CHARS = 20_000
+MAX_PARAMS = 100
+MAX_DEPTH = 200  # nesting of the parsed statement; deeper trees are refused before any recursive walk
+PLACEHOLDER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
+
+# Statements that are not a single SELECT, with the reason given to the caller.
+_STATEMENTS: dict[str, str] = {
+    "Insert": "INSERT writes data",
+    "Update": "UPDATE writes data",
+    "Delete": "DELETE writes data",
+    "Merge": "MERGE writes data",
+    "Create": "CREATE changes the schema",
+    "Drop": "DROP changes the schema",
+    "Alter": "ALTER changes the schema",
+    "TruncateTable": "TRUNCATE deletes data",
+    "Grant": "GRANT changes permissions",
+    "Revoke": "REVOKE changes permissions",
+    "Copy": "COPY reads or writes files",
+    "Set": "SET changes session settings",
+    "Pragma": "PRAGMA changes or reads engine settings",
+    "Attach": "ATTACH opens another database",
+    "Detach": "DETACH changes the attached databases",
+    "Use": "USE switches database",
+    "Command": "this statement type is not a query",
+    "Describe": "DESCRIBE/EXPLAIN is not a query",
+    "Show": "SHOW is not a query",
+    "Transaction": "transaction control is managed by the platform",
+    "Commit": "transaction control is managed by the platform",
+    "Rollback": "transaction control is managed by the platform",
+    "LoadData": "LOAD DATA reads files",
+}
+
+# Constructs refused inside a SELECT, with the reason.
+_REFUSED_NODES: dict[str, str] = {
+    "Into": "SELECT INTO creates a table or writes a file",
+    "Lock": "FOR UPDATE/FOR SHARE takes locks",
+    "Hint": "optimizer hints can override the platform's limits",
+    "Parameter": "use :name placeholders for values (not $1, ? or @variables)",
+    "SessionParameter": "server variables (@@...) are not readable",
+    "PropertyEQ": "assignments (:=) are not allowed",
+    "Kwarg": "named arguments are not allowed",
+}
+
+_ALLOWED_NODE_NAMES = """
+Select Union Intersect Except Subquery With CTE From Join Where Group Having Qualify Order Ordered Limit
+Offset Distinct Column Identifier Star Literal Null Boolean Alias Aliases TableAlias Table Paren Tuple
+Placeholder Var Interval DataType DataTypeParam Case If Window WindowSpec Filter WithinGroup Lateral
+Values Bracket Dot Escape Is Like ILike SimilarTo In Between Not Neg BitwiseNot And Or Xor Add Sub Mul Div
+IntDiv Mod DPipe EQ NEQ NullSafeEQ NullSafeNEQ GT GTE LT LTE BitwiseAnd BitwiseOr BitwiseXor
+BitwiseLeftShift BitwiseRightShift Any All Collate AtTimeZone JSONPath JSONPathRoot JSONPathKey
+JSONPathSubscript Slice Pow Fetch LimitOptions
+""".split()
+
+# Typed functions (sqlglot classes) that only compute over their arguments.
+_ALLOWED_FUNCTION_CLASSES = """
+Count Sum Avg Min Max Stddev StddevSamp StddevPop Variance VariancePop PercentileCont PercentileDisc Median
+Quantile Corr CovarSamp CovarPop GroupConcat ArrayAgg ApproxDistinct CountIf LogicalAnd LogicalOr AnyValue
+First Last RowNumber Rank DenseRank Lag Lead FirstValue LastValue NthValue Ntile CumeDist PercentRank
+Lower Upper Length Substring Trim Replace Concat ConcatWs Left Right Pad StrPosition SplitPart RegexpReplace
+RegexpLike RegexpExtract RegexpILike Reverse Repeat Initcap Chr Ascii Unicode Hex Unhex MD5 BitLength Format
+NumberToStr ToChar TimeToStr StrToDate StrToTime Round Abs Ceil Floor Sqrt Cbrt Pow Ln Log Exp Sign
+Greatest Least Mod Trunc Cot Sin Cos Tan Asin Acos Atan Atan2 Degrees Radians Pi WidthBucket Rand
+Case Coalesce Nullif If Cast TryCast Exists Extract Typeof TimestampTrunc DateTrunc Date Datetime TsOrDsToDate
+TsOrDsAdd CurrentDate CurrentTimestamp CurrentTime Year Month Day Quarter Week Hour Minute Second DayOfWeek
+DayOfMonth DayOfYear WeekOfYear DateAdd DateSub DateDiff TimestampDiff TimestampAdd UnixToTime TimeToUnix
+StrToUnix LastDay AddMonths MonthsBetween DateFromParts JSONExtract JSONExtractScalar JSONBExtract
+JSONBExtractScalar ArraySize Array Unnest Explode StringToArray GenerateSeries ExplodingGenerateSeries
+""".split()
+
+# Functions known by name only (sqlglot parses them as Anonymous), harmless on every engine.
+ALLOWED_FUNCTION_NAMES = frozenset(
+    """
+    strftime julianday unixepoch time date_format date_part to_date to_timestamp to_number now octet_length
+    printf weekday make_date make_timestamp total age date_trunc datetime dayname monthname dayofmonth
+    dayofyear weekofyear yearweek str_to_date from_unixtime unix_timestamp period_diff timestampadd char_length
+    character_length ucase lcase mid locate btrim strpos translate initcap substr instr ifnull nvl any_value
+    bool_and bool_or every percentile_disc mode log2 div gcd lcm trunc truncate date_bin justify_days
+    justify_hours isfinite regexp_substr regexp_instr regexp_count json_extract_path_text json_value
+    json_unquote json_array_length jsonb_array_length json_each json_tree field elt iif likely unlikely
+    glob like quote concat_ws string_agg group_concat date_add date_sub adddate subdate
+    """.split()
+)
+
+# Refused by name wherever they appear, with the reason: file access, sleeping, server control, extensions.
+DENIED_FUNCTIONS: dict[str, str] = {
+    **dict.fromkeys(("pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_stat_file"), "it reads server files"),
+    **dict.fromkeys(("lo_import", "lo_export", "lo_get", "lo_put", "load_file"), "it reads or writes server files"),
+    **dict.fromkeys(("readfile", "writefile", "edit", "fts3_tokenizer"), "it reads or writes files"),
+    **dict.fromkeys(("pg_sleep", "pg_sleep_for", "pg_sleep_until", "sleep", "benchmark"), "it only burns time"),
+    **dict.fromkeys(("dblink", "dblink_exec", "dblink_connect"), "it connects to other databases"),
+    **dict.fromkeys(("set_config", "current_setting"), "it reads or changes server settings"),
+    **dict.fromkeys(("pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf"), "it controls the server"),
+    "load_extension": "it loads native code",
+    "query_to_xml": "it runs SQL given as text",
+}
+_DENIED_PREFIXES = ("pg_", "lo_", "dblink", "sqlite_", "pragma_")
+
+SYSTEM_SCHEMAS = frozenset({"information_schema", "pg_catalog", "pg_toast", "mysql", "performance_schema", "sys"})
+_SYSTEM_TABLE_PREFIXES = ("pg_", "sqlite_")
+
+
+def _classes(names: list[str]) -> tuple[type, ...]:
+    """The sqlglot classes for the given names (ignoring names this sqlglot version does not have)."""
+    return tuple(cls for name in names if isinstance(cls := getattr(exp, name, None), type))
+
+
+_ALLOWED_NODES = frozenset(_classes(_ALLOWED_NODE_NAMES))
+_ALLOWED_FUNCTIONS = frozenset(_classes(_ALLOWED_FUNCTION_CLASSES))
+
+
+def refuse(what: str, code: str = "sql_refused") -> QueryInvalid:
+    return QueryInvalid(f"SQL refused, nothing was executed: {what}", code=code)
+
+
+def function_name(node: exp.Func) -> str:
+    return (node.name if isinstance(node, exp.Anonymous) else node.sql_name()).lower()
+
+
+def _check_function(node: exp.Func) -> None:
+    name = function_name(node)
+    if name in DENIED_FUNCTIONS:
+        raise refuse(f"function {name}() is not allowed: {DENIED_FUNCTIONS[name]}", "sql_function_refused")
+    if name.startswith(_DENIED_PREFIXES):
+        raise refuse(f"function {name}() is not allowed: system functions are refused", "sql_function_refused")
+    allowed = name in ALLOWED_FUNCTION_NAMES if isinstance(node, exp.Anonymous) else type(node) in _ALLOWED_FUNCTIONS
+    if not allowed:
+        raise refuse(
+            f"function {name}() is not on the list of allowed functions; use standard aggregates, "
+            "string, number and date functions",
+            "sql_function_refused",
+        )
+
+
+def _check_node(node: exp.Expr) -> None:
+    kind = type(node).__name__
+    if kind in _REFUSED_NODES:
+        raise refuse(_REFUSED_NODES[kind])
+    if kind in _STATEMENTS:
+        raise refuse(f"only one SELECT may run, and {_STATEMENTS[kind]}", "sql_not_select")
+    if isinstance(node, exp.Placeholder) and not PLACEHOLDER_NAME.match(node.name or ""):
+        raise refuse("use :name placeholders for values (not ? or %s)")
+    if type(node) in _ALLOWED_NODES:  # exact classes: a subclass is not trusted by inheritance
+        return
+    if isinstance(node, exp.Func):
+        _check_function(node)
+    else:
+        raise refuse(f"the construct {kind} is not allowed in a read-only query")
+
+
+class _Tables:
+    """Checks every table reference against the exposed tables, with CTE names scoped as the engines do."""
+
+    def __init__(self, dialect: str, exposed: Collection[str], schema: str | None) -> None:
+        self.dialect, self.schema = dialect, schema
+        self.exposed = {self.fold(name): name for name in exposed}
+
+    def fold(self, name: str, quoted: bool = True) -> str:
+        """A name as the engine compares it: PostgreSQL folds unquoted names to lower case, SQLite ignores case."""
+        if self.dialect == "sqlite" or (self.dialect == "postgres" and not quoted):
+            return name.lower()
+        return name
+
+    def ident(self, node: exp.Expr | None) -> str:
+        if isinstance(node, exp.Identifier):
+            return self.fold(node.name, bool(node.args.get("quoted")))
+        return self.fold(node.name) if node is not None else ""
+
+    def walk(self, node: exp.Expr, visible: frozenset[str]) -> None:
+        with_ = node.args.get("with_") or node.args.get("with")
+        if isinstance(with_, exp.With):
+            defined: list[str] = []
+            recursive = bool(with_.args.get("recursive"))
+            for cte in with_.expressions:
+                name = self.ident(cte.args["alias"].this)
+                self.walk(cte.this, visible | set(defined) | ({name} if recursive else set()))
+                defined.append(name)
+            visible = visible | set(defined)
+        for child in node.iter_expressions():
+            if child is with_:
+                continue
+            if isinstance(child, exp.Table):
+                self.check(child, visible)
+            self.walk(child, visible)
+
+    def check(self, table: exp.Table, visible: frozenset[str]) -> None:
+        if isinstance(table.this, exp.Func):
+            return  # a table-valued function: checked as a function
+        name, db = self.ident(table.this), self.ident(table.args.get("db"))
+        shown = table.name
+        if table.args.get("catalog") is not None:
+            raise refuse(f"{table.sql(self.dialect)}: other databases are not reachable", "sql_table_refused")
+        if db:
+            if db.lower() in SYSTEM_SCHEMAS:
+                raise refuse(f"{shown!r}: system catalogs ({db}) are not readable", "sql_table_refused")
+            if db != self.fold(self.schema or "", quoted=True) and not (self.dialect == "sqlite" and db == "main"):
+                raise refuse(f"{shown!r}: schema {db!r} is not this source's schema", "sql_table_refused")
+        elif name in visible:
+            return  # a CTE defined around this reference
+        if name.lower() in SYSTEM_SCHEMAS or name.lower().startswith(_SYSTEM_TABLE_PREFIXES):
+            raise refuse(f"{shown!r}: system catalogs are not readable", "sql_table_refused")
+        if name not in self.exposed:
+            raise refuse(
+                f"table {shown!r} is not exposed by this source{closest(shown, self.exposed.values())}",
+                "sql_table_refused",
+            )
+
+
+def _parse_one(sql: str, dialect: str) -> exp.Expr:
+    try:
+        tokens = sqlglot.tokenize(sql, read=dialect)
+        statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None]
+    except (ParseError, TokenError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else "syntax error"
+        raise refuse(f"the SQL could not be parsed ({first})", "sql_syntax") from None
+    except RecursionError:
+        raise refuse("the SQL is nested too deeply", "sql_too_complex") from None
+    for token in tokens:
+        if any(c.lstrip().startswith(("!", "M!", "+")) for c in token.comments):
+            raise refuse("executable comments and hints (/*! ... */, /*+ ... */) are not allowed")
+    if not statements:
+        raise refuse("no statement was given", "sql_syntax")
+    if len(statements) > 1:
+        raise refuse(f"exactly one statement may run, and {len(statements)} were given", "sql_multiple_statements")
+    return statements[0]
+
+
+def _check_depth(tree: exp.Expr) -> None:
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise refuse(f"the SQL is nested more than {MAX_DEPTH} levels deep", "sql_too_complex")
+        stack.extend((child, depth + 1) for child in node.iter_expressions())
+
+
+def _apply_row_cap(tree: exp.Expr, row_cap: int) -> None:
+    """LIMIT row_cap + 1 (so truncation shows), lowering a bigger LIMIT; a computed LIMIT is refused."""
+    wanted = row_cap + 1
+    limit = tree.args.get("limit")
+    if isinstance(limit, exp.Fetch):
+        options = limit.args.get("limit_options")
+        if options is not None and (options.args.get("percent") or options.args.get("with_ties")):
+            raise refuse("FETCH with PERCENT or WITH TIES is not supported; use LIMIT")
+        limit = exp.Limit(expression=limit.args.get("count") or exp.Literal.number(1))
+    if limit is None:
+        count = wanted
+    else:
+        value = limit.expression
+        if not (isinstance(value, exp.Literal) and not value.is_string and value.name.isdigit()):
+            raise refuse("LIMIT must be a whole number")
+        count = min(int(value.name), wanted)
+    tree.set("limit", exp.Limit(expression=exp.Literal.number(count)))
+
+
+def check_params(tree: exp.Expr, params: Mapping[str, Any]) -> None:
+    used = {p.name for p in tree.find_all(exp.Placeholder)}
+    if len(params) > MAX_PARAMS:
+        raise refuse(f"at most {MAX_PARAMS} parameters are accepted", "sql_params")
+    for name, value in params.items():
+        if value is not None and not isinstance(value, str | int | float | bool):
+            raise refuse(f"parameter {name!r} must be text, a number, true/false or null", "sql_params")
+    if missing := sorted(used - params.keys()):
+        raise refuse("no value given for " + ", ".join(f":{n}" for n in missing) + " in params", "sql_params")
+    if unused := sorted(params.keys() - used):
+        raise refuse("params not used by the SQL: " + ", ".join(unused), "sql_params")
+
+
+def check_select(
+    sql: str,
+    *,
+    dialect: str,
+    exposed: Collection[str],
+    schema: str | None,
+    params: Mapping[str, Any],
+    row_cap: int,
+) -> exp.Expr:
+    """The checked statement, ready to run, or QueryInvalid saying what was refused and why."""
+    if not isinstance(sql, str) or not sql.strip():
+        raise refuse("no SQL was given", "sql_syntax")
+    if len(sql) > MAX_SQL_CHARS:
+        raise refuse(f"the SQL is longer than {MAX_SQL_CHARS} characters", "sql_too_long")
+    if "\x00" in sql:
+        raise refuse("the SQL contains a NUL character", "sql_syntax")
+    tree = _parse_one(sql, dialect)
+    _check_depth(tree)
+    if not isinstance(tree, exp.Select | exp.SetOperation):
+        reason = _STATEMENTS.get(type(tree).__name__, "it is not a SELECT")
+        raise refuse(f"only one SELECT may run, and {reason}", "sql_not_select")
+    for node in tree.walk():
+        _check_node(node)
+    _Tables(dialect, exposed, schema).walk(tree, frozenset())
+    check_params(tree, params)
+    _apply_row_cap(tree, row_cap)
+    return tree
