@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "channels",
     "apps.tenants",
     "apps.datasets",
+    "apps.agent",
+    "apps.audit",
 ]
 
 MIDDLEWARE = [
@@ -158,6 +160,28 @@ FIELD_ENCRYPTION_KEYS = env.list("FIELD_ENCRYPTION_KEYS", default=[])
 
 # API tokens: default lifetime when none is given at creation (days; 0 = never expires).
 API_TOKEN_DEFAULT_DAYS = env.int("API_TOKEN_DEFAULT_DAYS", default=90)
+
+# Language model: any OpenAI-compatible chat-completions endpoint. Without a key the offline planner answers.
+OPENAI_API_KEY = env.str("OPENAI_API_KEY", default="")
+OPENAI_BASE_URL = env.str("OPENAI_BASE_URL", default="")  # empty: OpenAI's own endpoint
+OPENAI_MODEL = env.str("OPENAI_MODEL", default="gpt-4o-mini")
+LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=60.0)
+LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=2)
+# USD per 1M input/output tokens, for the usage ledger. A served name such as gpt-4o-mini-2024-07-18 is
+# priced by its longest listed prefix. LLM_PRICES (JSON, same shape) adds or overrides entries.
+LLM_PRICES: dict[str, dict[str, float]] = {
+    "offline-planner": {"input": 0.0, "output": 0.0},
+    "gpt-4o-mini": {"input": 0.15, "output": 0.60},
+    "gpt-4o": {"input": 2.50, "output": 10.00},
+    "gpt-4.1-mini": {"input": 0.40, "output": 1.60},
+    "gpt-4.1": {"input": 2.00, "output": 8.00},
+    "deepseek-chat": {"input": 0.28, "output": 0.42},
+    "qwen-plus": {"input": 0.40, "output": 1.20},
+    **env.json("LLM_PRICES", default={}),
+}
+# Web search (Tavily): the search_web tool is offered to the model only when a key is set.
+TAVILY_API_KEY = env.str("TAVILY_API_KEY", default="")
+TAVILY_BASE_URL = env.str("TAVILY_BASE_URL", default="https://api.tavily.com")
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False

@@ -25,6 +25,9 @@ UNSCOPED_MODELS: dict[str, str] = {
     "contenttypes.ContentType": "framework table",
     "sessions.Session": "framework table, keyed by the session cookie",
     "admin.LogEntry": "the Django admin's own log, staff only",
+    "audit.DetectionPattern": "platform-wide verify rule, edited by staff",
+    "audit.WhitelistPattern": "platform-wide verify rule, edited by staff",
+    "audit.RequiredToolRule": "platform-wide verify rule, edited by staff",
 }
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete")

@@ -81,6 +81,8 @@ def find_fake_data(
     """Matches that are not explained by the tool results (real data) or the whitelist."""
     reals = [t for t in real_texts if t]
     allowed = [_compiled(w) for w in whitelist]
+    # A whitelist entry covers a match that is part of a longer whitelisted phrase ("Sample Kit").
+    covered = [m.span() for w in allowed for m in w.finditer(draft)]
     found: list[PatternMatch] = []
     seen: set[tuple[int, int]] = set()
     for pattern in patterns:
@@ -91,7 +93,7 @@ def find_fake_data(
                 continue
             if _is_real(text, reals):
                 continue
-            if any(w.search(text) for w in allowed):
+            if any(w.search(text) for w in allowed) or any(a <= span[0] and span[1] <= b for a, b in covered):
                 continue
             seen.add(span)
             found.append(PatternMatch(pattern.code, text, span[0], span[1], pattern.description))

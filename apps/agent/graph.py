@@ -1,0 +1,49 @@
+"""The graph: plan -> tool -> plan ... (at most 8 steps) -> verify -> narrate, or verify -> plan once."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.graph import END, START, StateGraph
+
+from apps.agent.nodes.narrate import narrate
+from apps.agent.nodes.plan import plan
+from apps.agent.nodes.tool import tool
+from apps.agent.nodes.verify import verify_node
+from apps.agent.state import Node, RunContext, RunState
+
+
+def after_plan(state: RunState) -> Literal["tool", "verify", "narrate"]:
+    if state.status != "running":
+        return Node.NARRATE.value
+    last = state.messages[-1] if state.messages else None
+    if isinstance(last, AIMessage) and last.tool_calls:
+        return Node.TOOL.value
+    return Node.VERIFY.value
+
+
+def after_tool(state: RunState) -> Literal["plan", "narrate"]:
+    return Node.PLAN.value if state.status == "running" else Node.NARRATE.value
+
+
+def after_verify(state: RunState) -> Literal["plan", "narrate"]:
+    last = state.messages[-1] if state.messages else None
+    retrying = state.status == "running" and isinstance(last, HumanMessage)
+    return Node.PLAN.value if retrying else Node.NARRATE.value
+
+
+@lru_cache(maxsize=1)
+def build_graph() -> Any:
+    graph = StateGraph(RunState, context_schema=RunContext)
+    graph.add_node(Node.PLAN.value, plan)
+    graph.add_node(Node.TOOL.value, tool)
+    graph.add_node(Node.VERIFY.value, verify_node)
+    graph.add_node(Node.NARRATE.value, narrate)
+    graph.add_edge(START, Node.PLAN.value)
+    graph.add_conditional_edges(Node.PLAN.value, after_plan)
+    graph.add_conditional_edges(Node.TOOL.value, after_tool)
+    graph.add_conditional_edges(Node.VERIFY.value, after_verify)
+    graph.add_edge(Node.NARRATE.value, END)
+    return graph.compile()

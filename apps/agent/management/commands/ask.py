@@ -1,0 +1,81 @@
+"""`manage.py ask --tenant SLUG --dataset ID_OR_NAME "question" [--json]`: one question through the whole graph."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.http import Http404
+
+from apps.agent.runner import answer_question
+from apps.agent.tools import DataBinding
+from apps.datasets import selectors, source_selectors
+from apps.tenants.errors import PlatformError
+from apps.tenants.selectors import tenant_by_slug
+
+
+class Command(BaseCommand):
+    help = "Ask a question about a dataset (or SQL source) of a tenant and print the verified answer."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("question")
+        parser.add_argument("--tenant", required=True, help="tenant slug")
+        where = parser.add_mutually_exclusive_group(required=True)
+        where.add_argument("--dataset", help="dataset id or exact name")
+        where.add_argument("--source", type=int, help="SQL source id")
+        parser.add_argument("--json", action="store_true", help="print the whole response as JSON")
+        parser.add_argument("--steps", action="store_true", help="print each step as it happens")
+
+    def _binding(self, opts: dict[str, Any]) -> DataBinding:
+        tenant = tenant_by_slug(slug=opts["tenant"])
+        if tenant is None:
+            raise CommandError(f"no tenant with slug {opts['tenant']!r}")
+        try:
+            if opts["source"] is not None:
+                return DataBinding.for_source(
+                    tenant=tenant, source=source_selectors.source_get(tenant=tenant, source_id=opts["source"])
+                )
+            return DataBinding.for_dataset(
+                tenant=tenant, dataset=selectors.dataset_get(tenant=tenant, key=opts["dataset"])
+            )
+        except Http404 as exc:
+            raise CommandError(str(exc) or "not found in this tenant") from exc
+        except PlatformError as exc:
+            raise CommandError(exc.message) from exc
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        binding = self._binding(opts)
+
+        def show(event: Any) -> None:
+            if opts["steps"] and event.type in ("plan", "tool.finished", "verify"):
+                detail = {
+                    k: v
+                    for k, v in event.data.items()
+                    if k in ("tool", "status", "rows", "latency_ms", "passed", "tool_calls")
+                }
+                self.stderr.write(f"  [{event.type}] {json.dumps(detail, ensure_ascii=False, default=str)}")
+
+        try:
+            response = answer_question(binding=binding, question=opts["question"], emit=show, actor="cli")
+        except PlatformError as exc:
+            raise CommandError(exc.message) from exc
+        if opts["json"]:
+            self.stdout.write(json.dumps(response.model_dump(mode="json"), ensure_ascii=False, indent=2))
+            return
+        if response.status != "answered":
+            error = response.error
+            self.stdout.write(f"[{response.status}] {error.message if error else ''}")
+            for suggestion in error.suggestions if error else []:
+                self.stdout.write(f"  - {suggestion}")
+            return
+        self.stdout.write(response.answer)
+        for table in response.tables:
+            self.stdout.write(f"\n{table.name}  ({table.row_count} rows)")
+            self.stdout.write("  " + " | ".join(table.columns))
+            for row in table.rows[:20]:
+                self.stdout.write("  " + " | ".join("" if v is None else str(v) for v in row))
+        for question in response.recommended_questions:
+            self.stdout.write(f">> {question}")
+        checked = len(response.verification.grounding)
+        self.stdout.write(f"\n(verified: {checked} numbers traced to tool results · trace {response.audit.trace_id})")

@@ -1,0 +1,61 @@
+"""What users read when a run does not end in an answer, in their language, with what to try."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from apps.agent.response import ErrorOut
+
+Lang = Literal["zh", "en"]
+
+_TEXTS: dict[str, dict[str, tuple[str, list[str]]]] = {
+    "intercepted": {
+        "zh": (
+            "这个回答包含无法从数据中核实的内容，已被拦截。",
+            ["换一种更具体的问法再试一次", "检查数据源是否包含所需的字段和时间范围"],
+        ),
+        "en": (
+            "This answer contained content that could not be verified against your data, so it was held back.",
+            ["Rephrase the question more specifically", "Check that the data source has the fields and period asked"],
+        ),
+    },
+    "tool_failed": {
+        "zh": ("查询数据时出错：{detail}。", ["检查数据源连接后重试", "缩小查询范围（加筛选条件或更粗的时间粒度）"]),
+        "en": (
+            "Reading the data failed: {detail}.",
+            ["Check the data source connection and try again", "Narrow the question (add filters, coarser time grain)"],
+        ),
+    },
+    "no_progress": {
+        "zh": ("分析在重复同一步骤，已停止。", ["换一种问法，或把问题拆成更小的问题"]),
+        "en": ("The analysis kept repeating the same step and was stopped.", ["Rephrase, or split the question"]),
+    },
+    "too_many_steps": {
+        "zh": ("这个问题需要的步骤太多，已停止。", ["把问题拆成几个更简单的问题"]),
+        "en": ("The question needed too many steps and was stopped.", ["Split it into simpler questions"]),
+    },
+    "invalid_requests": {
+        "zh": ("分析未能形成有效的查询，已停止。", ["用数据中的字段名重新提问"]),
+        "en": (
+            "The analysis could not form valid queries and was stopped.",
+            ["Ask again using the data's field names"],
+        ),
+    },
+    "llm_unavailable": {
+        "zh": ("语言模型服务暂时不可用：{detail}。", ["稍后重试", "请管理员检查模型服务配置"]),
+        "en": ("The language model service is unavailable: {detail}.", ["Try again later", "Ask an admin to check it"]),
+    },
+    "internal": {
+        "zh": ("处理问题时发生内部错误，未生成回答。", ["稍后重试"]),
+        "en": ("An internal error stopped the run; no answer was produced.", ["Try again later"]),
+    },
+}
+
+
+def language_of(text: str) -> Lang:
+    return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
+
+
+def user_error(code: str, lang: Lang, detail: str = "") -> ErrorOut:
+    message, suggestions = _TEXTS[code][lang]
+    return ErrorOut(code=code, message=message.format(detail=detail.rstrip("。.")), suggestions=list(suggestions))

@@ -1,0 +1,105 @@
+"""narrate: the response users see (DESIGN.md section 5), built from the run's results, never typed."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from apps.agent.response import (
+    AskResponse,
+    AuditOut,
+    ChartOut,
+    GroundingOut,
+    LlmUsageOut,
+    StepOut,
+    TableOut,
+    VerificationOut,
+)
+from apps.agent.state import RunContext, RunState
+
+FOLLOW_UP = re.compile(r"^\s*>>\s*(?P<q>\S.*?)\s*$", re.MULTILINE)
+MAX_FOLLOW_UPS = 3
+
+
+def split_follow_ups(answer: str) -> tuple[str, list[str]]:
+    questions = [m["q"] for m in FOLLOW_UP.finditer(answer)][:MAX_FOLLOW_UPS]
+    return FOLLOW_UP.sub("", answer).strip(), questions
+
+
+def _verification(state: RunState) -> VerificationOut:
+    verdict = state.verdict
+    if verdict is None:
+        return VerificationOut(passed=False)
+    return VerificationOut(
+        passed=verdict.passed,
+        reasons=[r.model_dump() for r in verdict.reasons],
+        warnings=[w.model_dump() for w in verdict.warnings],
+        grounding=[GroundingOut(**g.model_dump()) for g in verdict.grounding],
+    )
+
+
+def _audit(state: RunState, ctx: RunContext) -> AuditOut:
+    calls = state.llm_calls
+    return AuditOut(
+        trace_id=ctx.trace_id,
+        prompt_version=ctx.prompt.version,
+        steps=[
+            StepOut(
+                step=o.step,
+                tool=o.name,
+                status=o.status,
+                latency_ms=o.latency_ms,
+                rows=o.row_count,
+                ref=o.ref,
+                error=o.error,
+            )
+            for o in state.outcomes
+        ],
+        llm=LlmUsageOut(
+            model=ctx.model_name,
+            calls=len(calls),
+            input_tokens=sum(c.input_tokens for c in calls),
+            output_tokens=sum(c.output_tokens for c in calls),
+            cost_usd=round(sum(c.cost_usd for c in calls), 6),
+        ),
+        elapsed_ms=round((time.perf_counter() - ctx.started) * 1000, 3) if ctx.started else 0.0,
+    )
+
+
+def narrate(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    status = state.status if state.status != "running" else "failed"
+    ok = [o for o in state.outcomes if o.status == "ok"]
+    response = AskResponse(
+        status=status, verification=_verification(state), error=state.error, audit=_audit(state, ctx)
+    )
+    if status == "answered":
+        response.answer, response.recommended_questions = split_follow_ups(state.answer)
+        response.tables = [
+            TableOut(
+                name=f"{o.ref} · {o.name}",
+                ref=o.ref,
+                columns=o.columns,
+                rows=o.rows,
+                row_count=o.row_count,
+                truncated=o.truncated,
+            )
+            for o in ok
+            if o.ref and o.name != "sample_rows"
+        ]
+        response.charts = [
+            ChartOut(type=o.payload["chart_type"], result=o.payload["result"], option=o.payload["option"])
+            for o in ok
+            if o.name == "plot" and o.payload
+        ]
+        if ctx.link_for is not None:
+            response.download_links = [
+                link
+                for t in response.tables
+                for link in (ctx.link_for(t.ref, "csv"), ctx.link_for(t.ref, "xlsx"))
+                if link
+            ]
+    return {"response": response, "status": status}

@@ -1,0 +1,68 @@
+"""tool: execute the planned calls (at most 6 per step), record them, stop on system errors or no progress."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.messages import AIMessage, ToolMessage
+from langgraph.runtime import Runtime
+
+from apps.agent.messages import user_error
+from apps.agent.state import RunContext, RunState
+from apps.agent.tools import ToolOutcome, run_tool
+
+
+def _key(name: str, args: dict[str, Any]) -> str:
+    return name + json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def tool(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    last = state.messages[-1]
+    calls = last.tool_calls if isinstance(last, AIMessage) else []  # routed here only after tool calls
+    seen = {_key(o.name, o.arguments) for o in state.outcomes}
+    outcomes: list[ToolOutcome] = []
+    replies: list[ToolMessage] = []
+    for index, call in enumerate(calls):
+        call_id = call.get("id") or f"call-{state.steps}-{index}"
+        if index >= ctx.max_parallel:
+            text = f"skipped: at most {ctx.max_parallel} tool calls per step; ask again in the next step"
+            replies.append(ToolMessage(content=text, tool_call_id=call_id, name=call["name"], status="error"))
+            continue
+        key = _key(call["name"], call["args"])
+        if key in seen:
+            ctx.emit("tool.finished", step=state.steps, tool=call["name"], status="repeated", call_id=call_id)
+            return {"outcomes": outcomes, "status": "failed", "error": user_error("no_progress", ctx.language)}
+        seen.add(key)
+        ctx.emit("tool.started", step=state.steps, tool=call["name"], call_id=call_id, args=call["args"])
+        outcome = run_tool(
+            ctx.binding,
+            tools=ctx.tools,
+            name=call["name"],
+            arguments=call["args"],
+            call_id=call_id,
+            step=state.steps,
+            previous=[*state.outcomes, *outcomes],
+        )
+        outcomes.append(outcome)
+        ctx.emit(
+            "tool.finished",
+            step=state.steps,
+            tool=outcome.name,
+            call_id=call_id,
+            status=outcome.status,
+            rows=outcome.row_count,
+            latency_ms=outcome.latency_ms,
+            ref=outcome.ref,
+            error=outcome.error,
+        )
+        replies.append(ToolMessage(content=outcome.for_model(), tool_call_id=call_id, name=outcome.name))
+        if outcome.status == "system_error":  # never answered around: the run stops here
+            error = user_error("tool_failed", ctx.language, outcome.error)
+            return {"outcomes": outcomes, "messages": replies, "status": "failed", "error": error}
+    invalid = state.validation_errors + sum(1 for o in outcomes if o.status == "validation_error")
+    update: dict[str, Any] = {"outcomes": outcomes, "messages": replies, "validation_errors": invalid}
+    if invalid > ctx.max_validation_errors:
+        update.update(status="failed", error=user_error("invalid_requests", ctx.language))
+    return update

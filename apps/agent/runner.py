@@ -1,0 +1,100 @@
+"""answer_question(): one question, one run of the graph, always ending with run.finished or run.failed.
+
+The caller chooses the tenant and the data (a DataBinding); the model only ever sees tools bound to it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from apps.agent import providers
+from apps.agent.events import Emit, EventSink
+from apps.agent.graph import build_graph
+from apps.agent.messages import language_of, user_error
+from apps.agent.prompts import load_prompt
+from apps.agent.response import AskResponse, AuditOut, LlmUsageOut
+from apps.agent.rules import verification_rules
+from apps.agent.state import RunContext, RunState
+from apps.agent.tools import DataBinding, Tool, tools_for
+from apps.tenants.errors import InvalidInput
+
+log = logging.getLogger(__name__)
+
+MAX_QUESTION_CHARS = 2000
+PROMPT_NAME = "analyst"
+
+
+def _failed(trace_id: str, model_name: str, version: str, lang: Any, code: str = "internal") -> AskResponse:
+    return AskResponse(
+        status="failed",
+        error=user_error(code, lang),
+        audit=AuditOut(trace_id=trace_id, prompt_version=version, llm=LlmUsageOut(model=model_name)),
+    )
+
+
+def check_question(question: str) -> str:
+    text = (question or "").strip()
+    if not text:
+        raise InvalidInput("ask a question (the text is empty)", code="empty_question")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise InvalidInput(
+            f"the question is {len(text):,} characters long; keep it under {MAX_QUESTION_CHARS:,}",
+            code="question_too_long",
+        )
+    return text
+
+
+def answer_question(
+    *,
+    binding: DataBinding,
+    question: str,
+    history: Sequence[dict[str, str]] = (),
+    model: BaseChatModel | None = None,
+    model_name: str | None = None,
+    emit: Emit | None = None,
+    trace_id: str | None = None,
+    actor: str = "",
+    extra_tools: Sequence[Tool] = (),
+    link_for: Callable[[str, str], str | None] | None = None,
+) -> AskResponse:
+    question = check_question(question)
+    trace_id = trace_id or uuid.uuid4().hex
+    sink = EventSink(trace_id, emit)
+    if model is None:
+        model, model_name = providers.default_chat_model()
+    model_name = model_name or getattr(model, "model_name", None) or type(model).__name__
+    prompt = load_prompt(PROMPT_NAME)
+    lang = language_of(question)
+    sink("run.started", question=question, source=binding.name, source_type=binding.source_type, model=model_name)
+    ctx = RunContext(
+        binding=binding,
+        model=model,
+        model_name=model_name,
+        tools=tools_for(binding, [*providers.optional_tools(), *extra_tools]),
+        emit=sink,
+        trace_id=trace_id,
+        prompt=prompt,
+        rules=verification_rules(),
+        actor=actor,
+        language=lang,
+        link_for=link_for,
+        started=time.perf_counter(),
+    )
+    try:
+        final = build_graph().invoke(
+            RunState(question=question, history=list(history)), context=ctx, config={"recursion_limit": 64}
+        )
+        response: AskResponse = final["response"]
+    except Exception:  # a bug must still end the run with a clear event, never a silent hang
+        log.exception("run %s crashed", trace_id)
+        response = _failed(trace_id, model_name, prompt.version, lang)
+    if response.status == "failed" and response.error is None:
+        response.error = user_error("internal", lang)
+    sink("run.finished" if response.status != "failed" else "run.failed", response=response.model_dump(mode="json"))
+    return response

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class AuditConfig(AppConfig):
+    name = "apps.audit"
+    label = "audit"
+    verbose_name = "Audit"

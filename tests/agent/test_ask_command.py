@@ -1,0 +1,67 @@
+"""`manage.py ask`: the whole graph from the command line, text or JSON, with clear errors."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.utils import translation
+
+from apps.agent import providers
+from tests.agent.test_graph import BY_REGION, binding  # noqa: F401 - the fixture
+from tests.fakes import ScriptedChatModel, call, final, tools
+
+
+def run(*args):
+    out, err = io.StringIO(), io.StringIO()
+    with translation.override("en"):  # data-engine messages follow the active language
+        call_command("ask", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def scripted(monkeypatch):
+    def use(*turns):
+        model = ScriptedChatModel(turns=list(turns))
+        monkeypatch.setattr(providers, "default_chat_model", lambda: (model, "scripted"))
+        return model
+
+    return use
+
+
+def test_text_and_json_output(binding, scripted):  # noqa: F811
+    turns = [
+        tools(call("get_schema")),
+        tools(call("run_query", spec=BY_REGION)),
+        final("最高：{{q1.地区[0]}}，{{q1.销售额[0]}}\n>> 按客户看呢？"),
+    ]
+    scripted(*turns)
+    out, err = run("各地区销售额？", "--tenant", "alpha", "--dataset", "销售", "--steps")
+    assert out.startswith("最高：华东，160.5") and "地区 | 销售额" in out and ">> 按客户看呢？" in out
+    assert "verified: 1 numbers" in out and "[tool.finished]" in err
+    scripted(*turns)
+    body = json.loads(run("各地区销售额？", "--tenant", "alpha", "--dataset", str(binding.dataset.pk), "--json")[0])
+    assert body["status"] == "answered" and body["tables"][0]["rows"][0] == ["华东", 160.5]
+    assert body["audit"]["prompt_version"] and body["verification"]["passed"] is True
+
+
+def test_interceptions_print_the_friendly_message(binding, scripted):  # noqa: F811
+    scripted(final("销售额 999"), final("销售额 999"))
+    out, _err = run("销售额？", "--tenant", "alpha", "--dataset", "销售")
+    assert out.startswith("[intercepted] 这个回答包含无法从数据中核实的内容")
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["q", "--tenant", "nope", "--dataset", "销售"], "no tenant with slug 'nope'"),
+        (["q", "--tenant", "alpha", "--dataset", "销"], "no dataset named '销'"),
+        (["", "--tenant", "alpha", "--dataset", "销售"], "ask a question"),
+    ],
+)
+def test_bad_input_is_a_clear_error(binding, args, fragment):  # noqa: F811
+    with pytest.raises(CommandError) as info:
+        run(*args)
+    assert fragment in str(info.value)

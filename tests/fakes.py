@@ -1,0 +1,74 @@
+"""Scripted chat models for the agent tests: each plays a fixed list of turns, some misbehaving on purpose."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
+
+Turn = AIMessage | Callable[[list[BaseMessage]], AIMessage]
+_ids = itertools.count(1)
+
+
+def call(name: str, **args: Any) -> dict[str, Any]:
+    return {"name": name, "args": args, "id": f"call_{next(_ids)}", "type": "tool_call"}
+
+
+def tools(*calls: dict[str, Any], text: str = "") -> AIMessage:
+    """A turn that asks for tool calls (several = parallel)."""
+    return AIMessage(content=text, tool_calls=list(calls))
+
+
+def final(text: str) -> AIMessage:
+    return AIMessage(content=text)
+
+
+def tool_results(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
+    """The JSON bodies of the tool results the model has been shown so far."""
+    out = []
+    for message in messages:
+        if isinstance(message, ToolMessage) and "\n" in str(message.content):
+            out.append(json.loads(str(message.content).split("\n", 1)[1]))
+    return out
+
+
+class ScriptedChatModel(BaseChatModel):
+    """Answers each call with the next scripted turn; records what it was sent."""
+
+    turns: list[Any] = Field(default_factory=list)
+    seen: list[list[BaseMessage]] = Field(default_factory=list)
+    bound_tools: list[dict[str, Any]] = Field(default_factory=list)
+    usage: tuple[int, int] = (120, 30)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:  # type: ignore[override]
+        self.bound_tools = list(tools)
+        return self
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
+        self.seen.append(list(messages))
+        if not self.turns:
+            raise AssertionError("the script ran out of turns")
+        turn = self.turns.pop(0)
+        message = turn(messages) if callable(turn) else turn
+        message = message.model_copy(
+            update={
+                "usage_metadata": {
+                    "input_tokens": self.usage[0],
+                    "output_tokens": self.usage[1],
+                    "total_tokens": sum(self.usage),
+                }
+            }
+        )
+        return ChatResult(generations=[ChatGeneration(message=message)])
