@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "apps.datasets",
     "apps.agent",
     "apps.audit",
+    "apps.conversations",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class ConversationsConfig(AppConfig):
+    name = "apps.conversations"
+    label = "conversations"
+    verbose_name = "Conversations"

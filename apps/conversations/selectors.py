@@ -1,0 +1,36 @@
+"""Reads for conversations: tenant-scoped lookups and a run's stored events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from apps.conversations.models import ACTIVE, Conversation, Message, Run, RunEvent
+from apps.tenants.models import Tenant
+from apps.tenants.scoping import get_for_tenant_or_404
+
+
+def conversation_list(*, tenant: Tenant) -> QuerySet[Conversation]:
+    return Conversation.objects.for_tenant(tenant).select_related("dataset", "source")
+
+
+def conversation_get(*, tenant: Tenant, conversation_id: int) -> Conversation:
+    return get_for_tenant_or_404(Conversation, tenant, pk=conversation_id)
+
+
+def messages_of(*, conversation: Conversation) -> QuerySet[Message]:
+    return Message.objects.for_tenant(conversation.tenant).filter(conversation=conversation).select_related("run")
+
+
+def run_get(*, tenant: Tenant, trace_id: str) -> Run:
+    return get_for_tenant_or_404(Run, tenant, trace_id=trace_id)
+
+
+def active_run(*, conversation: Conversation) -> Run | None:
+    return Run.objects.for_tenant(conversation.tenant).filter(conversation=conversation, status__in=ACTIVE).first()
+
+
+def events_after(*, run: Run, after: int = 0) -> list[dict[str, Any]]:
+    rows = RunEvent.objects.for_tenant(run.tenant).filter(run=run, seq__gt=after).order_by("seq")
+    return [{"type": e.type, "trace_id": run.trace_id, "seq": e.seq, "data": e.data} for e in rows]

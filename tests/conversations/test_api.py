@@ -1,0 +1,129 @@
+"""Conversations REST API: start, ask (sync and async), poll runs, download results; tenancy and bad input."""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+
+import pytest
+
+from apps.conversations.models import Message, Run, RunStatus
+from apps.tenants.scopes import CONVERSATIONS_READ, CONVERSATIONS_WRITE, DATASETS_READ
+from tests.conversations.conftest import good_turns
+
+
+@pytest.fixture
+def client(tenant_a, make_token, api_client):
+    return api_client(make_token(tenant_a, [CONVERSATIONS_READ, CONVERSATIONS_WRITE, DATASETS_READ]))
+
+
+def test_start_a_conversation_and_ask_synchronously(client, dataset, script):
+    conv = client.post("/api/v1/conversations/", {"dataset": dataset.pk}, format="json").json()
+    assert conv["title"] == "销售" and conv["dataset"] == dataset.pk
+    script(*good_turns())
+    body = client.post(
+        f"/api/v1/conversations/{conv['id']}/messages/", {"question": "各地区销售额？"}, format="json"
+    ).json()
+    assert body["status"] == "answered" and body["answer"] == "最高的是 华东，160.5。"
+    assert body["recommended_questions"] == ["各地区客户数？"] and body["verification"]["passed"] is True
+    assert body["tables"][0]["rows"][0] == ["华东", 160.5]
+    link = body["download_links"][0]
+    assert link == f"/api/v1/runs/{body['trace_id']}/results/q1.csv"
+    download = client.get(link)
+    rows = list(csv.reader(io.StringIO(download.content.decode("utf-8-sig"))))
+    assert download.status_code == 200 and rows[0] == ["地区", "销售额"] and rows[1] == ["华东", "160.5"]
+    assert client.get(body["download_links"][1]).status_code == 200
+    detail = client.get(f"/api/v1/conversations/{conv['id']}/").json()
+    assert [m["question"] for m in detail["messages"]] == ["各地区销售额？"]
+    assert detail["messages"][0]["response"]["answer"] == body["answer"]
+
+
+def test_follow_up_questions_see_earlier_turns(client, conversation, script):
+    model = script(*good_turns(), *good_turns("仍然是 {{q1.地区[0]}}。"))
+    url = f"/api/v1/conversations/{conversation.pk}/messages/"
+    client.post(url, {"question": "各地区销售额？"}, format="json")
+    second = client.post(url, {"question": "那最高的呢？"}, format="json").json()
+    assert second["status"] == "answered"
+    sent = [m.content for m in model.seen[-3]]
+    assert sent[1:] == ["各地区销售额？", "最高的是 华东，160.5。", "那最高的呢？"], (
+        "the earlier turn, then the question"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ask_asynchronously_and_poll_the_run(tenant_a, make_token, api_client, conversation, script):
+    client = api_client(make_token(tenant_a, [CONVERSATIONS_READ, CONVERSATIONS_WRITE]))
+    script(*good_turns())
+    accepted = client.post(
+        f"/api/v1/conversations/{conversation.pk}/messages/",
+        {"question": "各地区销售额？", "wait": False},
+        format="json",
+    )
+    assert accepted.status_code == 202
+    url = accepted.json()["run"]
+    deadline = time.monotonic() + 20
+    run = client.get(url).json()
+    while run["status"] in ("queued", "running") and time.monotonic() < deadline:
+        time.sleep(0.05)
+        run = client.get(url).json()
+    assert run["status"] == "answered" and run["response"]["answer"].startswith("最高的是 华东")
+    types = [e["type"] for e in run["events"]]
+    assert types[0] == "run.started" and types[-1] == "run.finished" and "verify" in types
+    assert [e["seq"] for e in run["events"]] == list(range(1, len(types) + 1))
+    later = client.get(url + "?after=3").json()["events"]
+    assert [e["seq"] for e in later] == list(range(4, len(types) + 1))
+
+
+def test_asking_while_a_run_is_in_progress_is_a_conflict(client, conversation, tenant_a):
+    message = Message.objects.create(tenant=tenant_a, conversation=conversation, question="q")
+    Run.objects.create(
+        tenant=tenant_a, conversation=conversation, message=message, trace_id="a" * 32, status=RunStatus.RUNNING
+    )
+    resp = client.post(f"/api/v1/conversations/{conversation.pk}/messages/", {"question": "又一个问题"}, format="json")
+    assert resp.status_code == 409 and resp.json()["code"] == "run_in_progress"
+    assert Message.objects.for_tenant(tenant_a).count() == 1, "nothing recorded"
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [({"question": "   "}, "empty_question"), ({"question": "x" * 2100}, "question_too_long"), ({}, "invalid")],
+)
+def test_bad_questions_are_refused_and_nothing_is_recorded(client, conversation, tenant_a, body, code):
+    resp = client.post(f"/api/v1/conversations/{conversation.pk}/messages/", body, format="json")
+    assert resp.status_code == 400 and resp.json()["code"] == code
+    assert not Message.objects.for_tenant(tenant_a).exists()
+
+
+def test_bad_conversation_requests(client, dataset):
+    assert client.post("/api/v1/conversations/", {}, format="json").json()["code"] == "invalid"
+    both = client.post("/api/v1/conversations/", {"dataset": dataset.pk, "source": 1}, format="json")
+    assert both.status_code == 400
+    assert client.post("/api/v1/conversations/", {"dataset": 99999}, format="json").status_code == 404
+
+
+def test_a_reader_cannot_ask(tenant_a, make_token, api_client, conversation):
+    reader = api_client(make_token(tenant_a, [CONVERSATIONS_READ]))
+    resp = reader.post(f"/api/v1/conversations/{conversation.pk}/messages/", {"question": "q"}, format="json")
+    assert resp.status_code == 403 and resp.json()["code"] == "missing_scope"
+    assert reader.get(f"/api/v1/conversations/{conversation.pk}/").status_code == 200
+
+
+def test_another_tenants_conversations_runs_and_results_are_404(
+    client, conversation, script, tenant_b, make_token, api_client, dataset
+):
+    script(*good_turns())
+    body = client.post(
+        f"/api/v1/conversations/{conversation.pk}/messages/", {"question": "各地区销售额？"}, format="json"
+    ).json()
+    other = api_client(make_token(tenant_b, [CONVERSATIONS_READ, CONVERSATIONS_WRITE, DATASETS_READ]))
+    attempts = [
+        other.get(f"/api/v1/conversations/{conversation.pk}/"),
+        other.get(f"/api/v1/conversations/{conversation.pk}/messages/"),
+        other.post(f"/api/v1/conversations/{conversation.pk}/messages/", {"question": "q"}, format="json"),
+        other.get(f"/api/v1/runs/{body['trace_id']}/"),
+        other.get(body["download_links"][0]),
+        other.post("/api/v1/conversations/", {"dataset": dataset.pk}, format="json"),
+    ]
+    assert [r.status_code for r in attempts] == [404] * len(attempts)
+    assert other.get("/api/v1/conversations/").json()["count"] == 0

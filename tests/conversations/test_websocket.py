@@ -1,0 +1,183 @@
+"""`ws/conversations/{id}/` with Channels' WebsocketCommunicator: event order, auth, tenancy, bad frames,
+and disconnect-and-resume without losing or repeating an event."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from apps.conversations.models import Run
+from apps.tenants import services as tenant_services
+from apps.tenants.scopes import CONVERSATIONS_READ, CONVERSATIONS_WRITE, Role
+from apps.tenants.websocket import websocket_stack
+from baplatform.routing import websocket_urlpatterns
+from tests.conversations.conftest import good_turns
+
+APP = websocket_stack(URLRouter(websocket_urlpatterns))
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def token_for(tenant, scopes=(CONVERSATIONS_READ, CONVERSATIONS_WRITE)):
+    _token, raw = await database_sync_to_async(tenant_services.token_create)(
+        tenant=tenant, name="ws", scopes=list(scopes)
+    )
+    return raw
+
+
+async def open_socket(conversation_id, raw=None, headers=None):
+    headers = list(headers or [])
+    if raw:
+        headers.append((b"authorization", f"Bearer {raw}".encode()))
+    communicator = WebsocketCommunicator(APP, f"/ws/conversations/{conversation_id}/", headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def until(communicator, final=("run.finished", "run.failed"), timeout=20):
+    """Every message up to and including the run's final event."""
+    received = []
+    while True:
+        message = await communicator.receive_json_from(timeout=timeout)
+        received.append(message)
+        if message["type"] in final:
+            return received
+
+
+async def test_ask_streams_every_step_in_order(tenant_a, conversation, script):
+    await database_sync_to_async(script)(*good_turns())
+    ws = await open_socket(conversation.pk, await token_for(tenant_a))
+    ready = await ws.receive_json_from()
+    assert ready == {"type": "conversation.ready", "conversation": conversation.pk, "active_run": None}
+    await ws.send_json_to({"type": "ask", "question": "各地区销售额？"})
+    messages = await until(ws)
+    types = [m["type"] for m in messages]
+    assert types == [
+        "ask.accepted",
+        "run.started",
+        "plan",
+        "tool.started",
+        "tool.finished",
+        "plan",
+        "tool.started",
+        "tool.finished",
+        "plan",
+        "verify",
+        "run.finished",
+    ]
+    events = messages[1:]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert {e["trace_id"] for e in events} == {messages[0]["trace_id"]}
+    assert events[1]["data"]["text"] == "先看字段" and events[3]["data"]["tool"] == "get_schema"
+    response = events[-1]["data"]["response"]
+    assert response["status"] == "answered" and response["answer"] == "最高的是 华东，160.5。"
+    await ws.disconnect()
+
+
+async def test_auth_failures_are_explained_then_closed(tenant_a, tenant_b, conversation):
+    ws = await open_socket(conversation.pk, headers=[(b"origin", b"http://localhost")])
+    assert (await ws.receive_json_from())["code"] == "unauthenticated"
+    assert (await ws.receive_output())["code"] == 4401
+    ws = await open_socket(conversation.pk, "bap_not-a-real-token")
+    assert (await ws.receive_json_from())["code"] in ("token_unknown", "token_malformed")
+    other = await open_socket(conversation.pk, await token_for(tenant_b))
+    refused = await other.receive_json_from()
+    assert refused["code"] == "not_found" and (await other.receive_output())["code"] == 4404
+    missing = await open_socket(999_999, await token_for(tenant_a))
+    assert (await missing.receive_json_from())["code"] == "not_found", "the same answer as another tenant's"
+
+
+async def test_a_reader_may_watch_but_not_ask(tenant_a, conversation):
+    ws = await open_socket(conversation.pk, await token_for(tenant_a, scopes=[CONVERSATIONS_READ]))
+    await ws.receive_json_from()
+    await ws.send_json_to({"type": "ask", "question": "q"})
+    assert (await ws.receive_json_from())["code"] == "missing_scope"
+    await ws.disconnect()
+
+
+async def test_bad_frames_get_an_error_and_the_socket_stays_usable(tenant_a, conversation):
+    ws = await open_socket(conversation.pk, await token_for(tenant_a))
+    await ws.receive_json_from()
+    for frame, code in [
+        ("not json", "malformed_json"),
+        ("[1, 2]", "malformed_frame"),
+        ('{"type": "shout"}', "unknown_type"),
+        ('{"type": "ask", "question": 42}', "invalid"),
+        ('{"type": "ask", "question": "' + "长" * 2100 + '"}', "question_too_long"),
+        ("x" * 20_000, "frame_too_large"),
+        ('{"type": "resume", "trace_id": "nope", "after": 0}', "not_found"),
+    ]:
+        await ws.send_to(text_data=frame)
+        assert (await ws.receive_json_from())["code"] == code, frame[:30]
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from() == {"type": "pong"}
+    assert not await database_sync_to_async(Run.objects.for_tenant(tenant_a).exists)()
+    await ws.disconnect()
+
+
+async def test_asking_while_a_run_is_in_progress_is_refused(tenant_a, conversation, script):
+    def slow(messages):
+        time.sleep(0.5)
+        return good_turns()[0]
+
+    await database_sync_to_async(script)(slow, *good_turns()[1:])
+    ws = await open_socket(conversation.pk, await token_for(tenant_a))
+    await ws.receive_json_from()
+    await ws.send_json_to({"type": "ask", "question": "各地区销售额？"})
+    assert (await ws.receive_json_from())["type"] == "ask.accepted"
+    await ws.send_json_to({"type": "ask", "question": "再问一个"})
+    seen = await until(ws, final=("error",))
+    assert seen[-1]["code"] == "run_in_progress"
+    assert (await until(ws))[-1]["type"] == "run.finished", "the first run still finishes"
+    await ws.disconnect()
+
+
+async def test_disconnect_and_resume_gets_every_missed_event_once(tenant_a, conversation, script):
+    def slow(turn):
+        def play(messages):
+            time.sleep(0.3)
+            return turn
+
+        return play
+
+    await database_sync_to_async(script)(*[slow(t) for t in good_turns()])
+    raw = await token_for(tenant_a)
+    ws = await open_socket(conversation.pk, raw)
+    await ws.receive_json_from()
+    await ws.send_json_to({"type": "ask", "question": "各地区销售额？"})
+    trace_id = (await ws.receive_json_from())["trace_id"]
+    first = [await ws.receive_json_from(timeout=10) for _ in range(2)]  # run.started, plan
+    await ws.disconnect()
+    await asyncio.sleep(0.4)  # the run goes on without any client
+
+    again = await open_socket(conversation.pk, raw)
+    ready = await again.receive_json_from()
+    assert ready["active_run"] is None or ready["active_run"]["trace_id"] == trace_id
+    await again.send_json_to({"type": "resume", "trace_id": trace_id, "after": first[-1]["seq"]})
+    rest = await until(again)
+    seqs = [e["seq"] for e in first + rest]
+    assert seqs == list(range(1, len(seqs) + 1)), "nothing lost, nothing repeated"
+    assert rest[-1]["type"] == "run.finished" and rest[-1]["data"]["response"]["status"] == "answered"
+    await again.disconnect()
+
+
+async def test_portal_session_connects_with_an_allowed_origin(tenant_a, conversation):
+    def session_cookie():
+        user = get_user_model().objects.create_user("wsuser", password="pw")
+        tenant_services.membership_add(tenant=tenant_a, user=user, role=Role.VIEWER)
+        client = Client()
+        client.force_login(user)
+        return client.cookies["sessionid"].value
+
+    cookie = await database_sync_to_async(session_cookie)()
+    headers = [(b"origin", b"http://localhost"), (b"cookie", f"sessionid={cookie}".encode())]
+    ws = await open_socket(conversation.pk, headers=headers)
+    assert (await ws.receive_json_from())["type"] == "conversation.ready"
+    await ws.disconnect()
