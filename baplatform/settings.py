@@ -46,6 +46,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "channels",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "apps.tenants",
     "apps.datasets",
     "apps.agent",
@@ -143,7 +145,26 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "baplatform.api_errors.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "baplatform.schema.TenantAutoSchema",
     "UNAUTHENTICATED_USER": None,
+}
+
+# The OpenAPI schema (/api/schema/) and its browsable docs (/api/docs/), served with local assets.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "BA Platform API",
+    "DESCRIPTION": "Datasets, SQL sources, queries and verified answers. Send `Authorization: Bearer <token>`.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "an API token (bap_...)"}}
+    },
+    "SECURITY": [{"bearer": []}],
 }
 
 # Data engine limits. Per-plan upload limits: bytes and rows of one uploaded file.
