@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.request import Request
@@ -74,7 +75,7 @@ class DatasetUploadIn(serializers.Serializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("file" in attrs) == ("upload" in attrs):
-            raise serializers.ValidationError("send either a file (multipart 'file') or the id of an upload")
+            raise serializers.ValidationError(_("send either a file (multipart 'file') or the id of an upload"))
         return attrs
 
 
@@ -109,7 +110,7 @@ class UploadView(_DatasetsBase):
     def post(self, request: Request) -> Response:
         file = request.FILES.get("file")
         if file is None:
-            raise QueryInvalid("send the file as multipart field 'file'", code="file_required")
+            raise QueryInvalid(_("send the file as multipart field 'file'"), code="file_required")
         return Response(upload_out(self.receive(request, {"file": file})), status=status.HTTP_201_CREATED)
 
 
@@ -181,7 +182,10 @@ class DatasetRowsView(TenantAPIView):
         try:
             n = int(request.query_params.get("n", 10))
         except ValueError:
-            raise QueryInvalid("n must be a whole number from 1 to 50", code="invalid_sample_size") from None
+            raise QueryInvalid(
+                _("n must be a whole number from 1 to %(max)s") % {"max": selectors.MAX_SAMPLE_ROWS},
+                code="invalid_sample_size",
+            ) from None
         columns = [c for c in request.query_params.get("columns", "").split(",") if c.strip()] or None
         result = selectors.sample_rows(version=version, n=n, columns=columns)
         return Response(result.model_dump(exclude={"sql", "params"}))

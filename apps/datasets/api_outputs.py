@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 from pydantic import ValidationError as PydanticValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -59,8 +60,11 @@ class _OutputView(TenantAPIView):
     def output_format(self, request: Request) -> str:
         chosen = request.query_params.get("format", self.formats[0]).strip().lower()
         if chosen not in self.formats:
-            allowed = ", ".join(self.formats)
-            raise QueryInvalid(f"format must be one of {allowed}; got {chosen!r}", code="invalid_format")
+            raise QueryInvalid(
+                _("format must be one of %(allowed)s; got '%(chosen)s'")
+                % {"allowed": ", ".join(self.formats), "chosen": chosen},
+                code="invalid_format",
+            )
         return chosen
 
     def run(self, dataset_id: int, query: Any) -> tuple[Dataset, DatasetVersion, ResultTable]:
@@ -80,7 +84,9 @@ class DatasetPlotView(_OutputView):
         missing = [key for key in ("query", "plot") if key not in body]
         if missing:
             raise QueryInvalid(
-                'send {"query": <QuerySpec>, "plot": <PlotSpec>}; missing: ' + ", ".join(missing), code="invalid_spec"
+                _('send {"query": <QuerySpec>, "plot": <PlotSpec>}; missing: %(missing)s')
+                % {"missing": ", ".join(missing)},
+                code="invalid_spec",
             )
         plot = parse_plot(body["plot"])
         dataset, version, result = self.run(dataset_id, body["query"])
@@ -124,7 +130,7 @@ class SourceExportView(_OutputView):
         if isinstance(body.get("sql"), str):
             params = body.get("params") or {}
             if not isinstance(params, dict):
-                raise QueryInvalid("params must be an object of :name values", code="invalid_params")
+                raise QueryInvalid(_("params must be an object of :name values"), code="invalid_params")
             result = sources.execute_sql_safe(source, body["sql"], params)
             name = source.name
         elif isinstance(body.get("table"), str) and isinstance(body.get("spec"), dict):
@@ -132,7 +138,7 @@ class SourceExportView(_OutputView):
             name = f"{source.name} {body['table']}"
         else:
             raise QueryInvalid(
-                'send {"table": <name>, "spec": <QuerySpec>} or {"sql": <SELECT>, "params": {...}}',
+                _('send {"table": <name>, "spec": <QuerySpec>} or {"sql": <SELECT>, "params": {...}}'),
                 code="invalid_spec",
             )
         return export_response(result, chosen=chosen, name=name)

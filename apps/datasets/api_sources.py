@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -99,7 +100,7 @@ class SourceDetailView(TenantAPIView):
     def patch(self, request: Request, source_id: int) -> Response:
         source = source_selectors.source_get(tenant=self.tenant, source_id=source_id)
         if "kind" in request.data:
-            raise QueryInvalid("the kind of a source cannot change; register a new source", code="invalid_source")
+            raise QueryInvalid(_("the kind of a source cannot change; register a new source"), code="invalid_source")
         values = _valid(SourceChangeIn(data=request.data, partial=True))
         return Response(source_out(source_services.source_update(source=source, **values)))
 
@@ -152,7 +153,10 @@ class SourceRowsView(TenantAPIView):
         try:
             n = int(request.query_params.get("n", 10))
         except ValueError:
-            raise QueryInvalid("n must be a whole number from 1 to 50", code="invalid_sample_size") from None
+            raise QueryInvalid(
+                _("n must be a whole number from 1 to %(max)s") % {"max": sources.MAX_SAMPLE_ROWS},
+                code="invalid_sample_size",
+            ) from None
         columns = [c.strip() for c in request.query_params.get("columns", "").split(",") if c.strip()] or None
         result = sources.sample_rows(source, table, n=n, columns=columns)
         return Response(result.model_dump(exclude={"sql", "params"}))

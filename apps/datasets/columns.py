@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
+from django.utils.translation import gettext as _
 from sqlglot import exp
 
 from apps.datasets.dialects import fill
@@ -48,15 +49,18 @@ def check_header(raw: list[Any], header_row: int) -> tuple[list[str], list[int]]
             name = f"__blank_{position}"
         elif name in seen:
             raise IngestRejected(
-                f"the header row (row {header_row}) names column {name!r} twice (columns {seen[name] + 1} and "
-                f"{position + 1}); rename one of them, or choose the row that holds the column names",
+                _(
+                    "the header row (row %(row)s) names column '%(name)s' twice (columns %(first)s and %(second)s); "
+                    "rename one of them, or choose the row that holds the column names"
+                )
+                % {"row": header_row, "name": name, "first": seen[name] + 1, "second": position + 1},
                 code="duplicate_header",
             )
         seen[name] = position
         names.append(name)
     if len(blanks) == len(names):
         raise IngestRejected(
-            f"row {header_row} holds no column names; set the header row to the row with the names",
+            _("row %(row)s holds no column names; set the header row to the row with the names") % {"row": header_row},
             code="blank_header",
         )
     return names, blanks
@@ -95,10 +99,17 @@ def drop_blank_columns(con: duckdb.DuckDBPyConnection, names: list[str], blanks:
     for position, count in zip(blanks, counts, strict=True):
         if count:
             before = next((names[i] for i in range(position - 1, -1, -1) if i not in blanks), None)
-            where = f"column {position + 1}" + (f" (after {before!r})" if before else "")
+            where = (
+                _("column %(position)s (after '%(before)s')") % {"position": position + 1, "before": before}
+                if before
+                else _("column %(position)s") % {"position": position + 1}
+            )
             raise IngestRejected(
-                f"{where} has data but no name in the header row (row {header_row}); give it a name, or choose "
-                "the row that holds the column names",
+                _(
+                    "%(where)s has data but no name in the header row (row %(row)s); give it a name, or choose "
+                    "the row that holds the column names"
+                )
+                % {"where": where, "row": header_row},
                 code="blank_header",
             )
     _rewrite(con, [_column(n) for i, n in enumerate(names) if i not in blanks])

@@ -15,6 +15,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
 from sqlglot import exp
 
 from apps.datasets import dialects
@@ -53,13 +54,14 @@ def _coerce(value: Any, kind: str, label: str) -> Any:
     """A filter value as the column's kind needs it; a clear error when it cannot be."""
     if value is None:
         return None
+    shown = {"label": label, "value": repr(value)}
     if kind in ("integer", "number"):
         if isinstance(value, bool) or not isinstance(value, int | float | str):
-            raise QueryInvalid(f"{label}: expected a number, got {value!r}", code="invalid_value")
+            raise QueryInvalid(_("%(label)s: expected a number, got %(value)s") % shown, code="invalid_value")
         try:
             number = float(value) if isinstance(value, str) else value
         except ValueError:
-            raise QueryInvalid(f"{label}: expected a number, got {value!r}", code="invalid_value") from None
+            raise QueryInvalid(_("%(label)s: expected a number, got %(value)s") % shown, code="invalid_value") from None
         return int(number) if kind == "integer" and float(number).is_integer() else number
     if kind in ("date", "datetime"):
         text = str(value).strip()
@@ -67,12 +69,12 @@ def _coerce(value: Any, kind: str, label: str) -> Any:
             return dt.date.fromisoformat(text) if len(text) <= 10 else dt.datetime.fromisoformat(text)
         except ValueError:
             raise QueryInvalid(
-                f"{label}: expected a date like 2025-01-31, got {value!r}", code="invalid_value"
+                _("%(label)s: expected a date like 2025-01-31, got %(value)s") % shown, code="invalid_value"
             ) from None
     if kind == "boolean":
         if isinstance(value, bool):
             return value
-        raise QueryInvalid(f"{label}: expected true or false, got {value!r}", code="invalid_value")
+        raise QueryInvalid(_("%(label)s: expected true or false, got %(value)s") % shown, code="invalid_value")
     return str(value)
 
 
@@ -92,13 +94,18 @@ class _Compiler:
     # --- names and types -------------------------------------------------------------
     def column_kind(self, name: str, where: str) -> str:
         if name not in self.schema:
-            raise QueryInvalid(f"{where}: unknown column {name!r}{closest(name, self.schema)}", code="unknown_column")
+            raise QueryInvalid(
+                _("%(where)s: unknown column '%(name)s'%(hint)s")
+                % {"where": where, "name": name, "hint": closest(name, self.schema)},
+                code="unknown_column",
+            )
         return self.schema[name]
 
     def output(self, name: str, where: str) -> str:
         if name not in self.output_kinds:
             raise QueryInvalid(
-                f"{where}: {name!r} is not an output of this query{closest(name, self.output_kinds)}",
+                _("%(where)s: '%(name)s' is not an output of this query%(hint)s")
+                % {"where": where, "name": name, "hint": closest(name, self.output_kinds)},
                 code="unknown_name",
             )
         return self.output_kinds[name]
@@ -127,12 +134,14 @@ class _Compiler:
         if f.grain:
             self.require_time(f.column, kind, where)
             target, kind = dialects.time_bucket(target, f.grain, self.dialect), dialects.BUCKET_KIND[f.grain]
-        return self.condition(f, target, kind, f"{where} on {f.column!r}")
+        return self.condition(f, target, kind, _on(where, f.column))
 
     def require_time(self, column: str, kind: str, where: str) -> None:
         if kind not in ("date", "datetime"):
             raise QueryInvalid(
-                f"{where}: a time grain needs a date column, and {column!r} is {kind}", code="not_a_date"
+                _("%(where)s: a time grain needs a date column, and '%(column)s' is %(kind)s")
+                % {"where": where, "column": column, "kind": kind},
+                code="not_a_date",
             )
 
     def where(self, filters: list[Filter], where: str = "filter") -> exp.Expr | None:
@@ -141,14 +150,16 @@ class _Compiler:
 
     # --- aggregations ----------------------------------------------------------------
     def aggregation(self, agg: Aggregation) -> exp.Expr:
-        where = f"aggregation {agg.name!r}"
+        where = _("aggregation '%(name)s'") % {"name": agg.name}
         condition = self.where(agg.where, where)
         value: exp.Expr = exp.Star() if agg.column is None else ident(agg.column)
         kind = "integer" if agg.column is None else self.column_kind(agg.column, where)
         numeric_only = agg.func not in ("count", "nunique", "min", "max")
         if numeric_only and kind not in NUMERIC:
             raise QueryInvalid(
-                f"{where}: {agg.func} needs a numeric column, and {agg.column!r} is {kind}", code="not_numeric"
+                _("%(where)s: %(func)s needs a numeric column, and '%(column)s' is %(kind)s")
+                % {"where": where, "func": agg.func, "column": agg.column, "kind": kind},
+                code="not_numeric",
             )
         if condition is not None:
             value = exp.Case(ifs=[exp.If(this=condition, true=exp.Literal.number(1) if agg.column is None else value)])
@@ -166,7 +177,7 @@ class _Compiler:
         if agg.func == "corr":
             kind2 = self.column_kind(agg.column2 or "", where)
             if kind2 not in NUMERIC:
-                raise QueryInvalid(f"{where}: corr needs numeric columns", code="not_numeric")
+                raise QueryInvalid(_("%(where)s: corr needs numeric columns") % {"where": where}, code="not_numeric")
             second: exp.Expr = ident(agg.column2 or "")
             slots["c2"] = exp.Case(ifs=[exp.If(this=condition, true=second)]) if condition is not None else second
         if agg.func == "quantile":
@@ -190,7 +201,9 @@ class _Compiler:
             ops = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul}
             return exp.Paren(this=ops[node.op](this=left, expression=right))
         if not isinstance(node, Call):  # pragma: no cover - the parser yields no other node
-            raise QueryInvalid(f"unsupported expression node {node!r}", code="invalid_expression")
+            raise QueryInvalid(
+                _("unsupported expression node %(node)s") % {"node": repr(node)}, code="invalid_expression"
+            )
         args = [self.expression(a, refer) for a in node.args]
         if node.func == "nullif":
             return exp.Nullif(this=args[0], expression=args[1])
@@ -201,10 +214,12 @@ class _Compiler:
         return dialects.rounded(args[0], args[1] if len(args) > 1 else None, self.dialect)
 
     def window(self, w: Window) -> exp.Expr:
-        where = f"window {w.name!r}"
+        where = _("window '%(name)s'") % {"name": w.name}
         kind = self.output(w.of, where)
         if kind not in NUMERIC:
-            raise QueryInvalid(f"{where}: {w.of!r} is not numeric", code="not_numeric")
+            raise QueryInvalid(
+                _("%(where)s: '%(name)s' is not numeric") % {"where": where, "name": w.of}, code="not_numeric"
+            )
         partition = [ident(p) for p in w.partition_by if self.output(p, where)]
         of = ident(w.of)
         order = None
@@ -256,8 +271,8 @@ class _Compiler:
         for f in self.spec.having:
             kind = self.output(f.column, "having")
             if f.grain:
-                raise QueryInvalid("having: grain is for filters on date columns", code="invalid_having")
-            conditions.append(self.condition(f, ident(f.column), kind, f"having on {f.column!r}"))
+                raise QueryInvalid(_("having: grain is for filters on date columns"), code="invalid_having")
+            conditions.append(self.condition(f, ident(f.column), kind, _on("having", f.column)))
         return exp.and_(*conditions) if conditions else None
 
     # --- the two query shapes --------------------------------------------------------
@@ -267,7 +282,7 @@ class _Compiler:
             kind = self.column_kind(g.column, "group_by")
             key: exp.Expr = ident(g.column)
             if g.grain:
-                self.require_time(g.column, kind, f"group_by {g.column!r}")
+                self.require_time(g.column, kind, _("group_by '%(column)s'") % {"column": g.column})
                 key, kind = dialects.time_bucket(key, g.grain, self.dialect), dialects.BUCKET_KIND[g.grain]
             keys.append(key)
             selects.append(exp.alias_(key.copy(), exp.to_identifier(g.name, quoted=True), copy=False))
@@ -317,13 +332,21 @@ class _Compiler:
             node = parse_expression(d.expr, label=d.name, names=names)
             for ref in _refs_of(node):
                 if self.schema[ref] not in NUMERIC:
-                    raise QueryInvalid(f"derived {d.name!r}: {ref!r} is not numeric", code="not_numeric")
+                    raise QueryInvalid(
+                        _("derived '%(name)s': '%(column)s' is not numeric") % {"name": d.name, "column": ref},
+                        code="not_numeric",
+                    )
             selects.append(exp.alias_(self.expression(node, ident), exp.to_identifier(d.name, quoted=True), copy=False))
             self.output_kinds[d.name] = "number"
         select = exp.select(*selects, copy=False).from_(self.table, copy=False)
         if (condition := self.where(self.spec.filters)) is not None:
             select = select.where(condition, copy=False)
         return self.finish(select)
+
+
+def _on(where: str, column: str) -> str:
+    """Where a filter sits, for messages: "filter on '地区'"."""
+    return _("%(where)s on '%(column)s'") % {"where": where, "column": column}
 
 
 def _refs_of(node: Node) -> set[str]:

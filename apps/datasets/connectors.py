@@ -25,6 +25,7 @@ import psycopg
 import pymysql
 from django.conf import settings
 from django.db import connections
+from django.utils.translation import gettext as _
 from psycopg import errors as pg_errors
 from psycopg import sql as pg_sql
 from pymysql.constants import FIELD_TYPE
@@ -65,16 +66,17 @@ def render(tree: exp.Expr, dialect: str, params: Mapping[str, Any], style: str) 
     def mark(node: exp.Expr) -> exp.Expr:
         if isinstance(node, exp.Placeholder):
             if not _MARK.fullmatch(f"\x00{node.name}\x00"):
-                raise QueryInvalid(f"invalid placeholder name {node.name!r}", code="sql_params")
+                raise QueryInvalid(_("invalid placeholder name '%(name)s'") % {"name": node.name}, code="sql_params")
             names.append(node.name)
             return exp.Var(this=f"\x00{node.name}\x00")
         return node
 
     text = tree.transform(mark).sql(dialect=dialect, comments=False)
     if text.count("\x00") != 2 * len(names):
-        raise QueryInvalid("the statement contains a NUL character", code="sql_syntax")
+        raise QueryInvalid(_("the statement contains a NUL character"), code="sql_syntax")
     if missing := sorted(set(names) - params.keys()):
-        raise QueryInvalid("no value given for " + ", ".join(f":{n}" for n in missing), code="sql_params")
+        shown = ", ".join(f":{n}" for n in missing)
+        raise QueryInvalid(_("no value given for %(names)s") % {"names": shown}, code="sql_params")
     audit = _MARK.sub(lambda m: f":{m[1]}", text)
     used = list(dict.fromkeys(names))
     if style == "dollar":
@@ -123,30 +125,49 @@ class Session(ABC):
         """A driver error as QueryTimeout, QueryInvalid or SourceFailure with a message for the user."""
 
     def where(self) -> str:
-        return f"{self.engine} at {self.source.host}:{self.source.port or DEFAULT_PORTS[SourceKind(self.source.kind)]}"
+        port = self.source.port or DEFAULT_PORTS[SourceKind(self.source.kind)]
+        return _("%(engine)s at %(host)s:%(port)s") % {"engine": self.engine, "host": self.source.host, "port": port}
 
     def unreachable(self, exc: Exception) -> SourceFailure:
         detail = scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, self.password)
         return SourceFailure(
-            f"could not connect to {self.where()} ({detail}); check the host, port, database, user name and "
-            "password, and that the server accepts connections from this platform",
+            _(
+                "could not connect to %(where)s (%(detail)s); check the host, port, database, user name and "
+                "password, and that the server accepts connections from this platform"
+            )
+            % {"where": self.where(), "detail": detail},
             code="source_unreachable",
         )
 
     def timed_out(self) -> QueryTimeout:
         return QueryTimeout(
-            f"the query ran longer than {self.timeout_s:g} s on {self.engine} and was stopped; "
-            "narrow it with filters or a smaller limit"
+            _(
+                "the query ran longer than %(seconds)s s on %(engine)s and was stopped; "
+                "narrow it with filters or a smaller limit"
+            )
+            % {"seconds": f"{self.timeout_s:g}", "engine": self.engine}
         )
 
     def read_only_refused(self, detail: str) -> SourceFailure:
         return SourceFailure(
-            f"{self.engine} refused a write ({scrub(detail, self.password)}): SQL sources are read-only",
+            _("%(engine)s refused a write (%(detail)s): SQL sources are read-only")
+            % {"engine": self.engine, "detail": scrub(detail, self.password)},
             code="read_only",
         )
 
     def rejected(self, detail: str) -> QueryInvalid:
-        return QueryInvalid(f"{self.engine} rejected the query: {scrub(detail, self.password)}", code="source_rejected")
+        return QueryInvalid(
+            _("%(engine)s rejected the query: %(detail)s")
+            % {"engine": self.engine, "detail": scrub(detail, self.password)},
+            code="source_rejected",
+        )
+
+    def failed(self, detail: str) -> SourceFailure:
+        return SourceFailure(
+            _("the query failed on %(engine)s: %(detail)s")
+            % {"engine": self.engine, "detail": scrub(detail, self.password)},
+            code="query_failed",
+        )
 
     def run(self, tree: exp.Expr, params: Mapping[str, Any] | None = None, *, row_cap: int) -> ResultTable:
         params = dict(params or {})
@@ -237,7 +258,7 @@ class PostgresSession(Session):
             return self.rejected(detail)
         if state.startswith("08") or (isinstance(exc, psycopg.OperationalError) and not state):
             return self.unreachable(exc)
-        return SourceFailure(f"the query failed on {self.engine}: {scrub(detail, self.password)}", code="query_failed")
+        return self.failed(detail)
 
 
 class MySQLSession(Session):
@@ -306,7 +327,7 @@ class MySQLSession(Session):
             return self.unreachable(exc)
         if code >= 1000 and code not in self._SERVER_TROUBLE:  # the server judged the statement
             return self.rejected(detail)
-        return SourceFailure(f"the query failed on {self.engine}: {scrub(detail, self.password)}", code="query_failed")
+        return self.failed(detail)
 
 
 _PLATFORM_ENGINES = {
@@ -335,7 +356,7 @@ def refuse_platform_database(source: SqlSource) -> None:
     own_port = int(own.get("PORT") or DEFAULT_PORTS[kind])
     port = source.port or DEFAULT_PORTS[kind]
     if port == own_port and _addresses(source.host, port) & _addresses(str(own.get("HOST") or ""), own_port):
-        raise SourceFailure("this is the platform's own database, which cannot be a source", code="forbidden_source")
+        raise SourceFailure(_("this is the platform's own database, which cannot be a source"), code="forbidden_source")
 
 
 def _session_class(source: SqlSource) -> type[Session]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 import sqlglot
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from sqlglot import exp
 
 from apps.datasets.errors import QueryInvalid
@@ -61,7 +63,12 @@ AGGREGATES: dict[str, dict[str, str]] = {
     "corr": {"duckdb": "CORR(__c__, __c2__)", "postgres": "CORR(__c__, __c2__)"},
 }
 
-ENGINE_NAMES = {"duckdb": "file datasets", "postgres": "PostgreSQL", "mysql": "MySQL/MariaDB", "sqlite": "SQLite"}
+ENGINE_NAMES = {  # for messages; "file datasets" is translated when a message uses it
+    "duckdb": gettext_noop("file datasets"),
+    "postgres": "PostgreSQL",
+    "mysql": "MySQL/MariaDB",
+    "sqlite": "SQLite",
+}
 
 
 @lru_cache(maxsize=256)
@@ -89,10 +96,10 @@ def time_bucket(column: exp.Expr, grain: str, dialect: Dialect) -> exp.Expr:
 def statistic(func: str, dialect: Dialect, **slots: exp.Expr) -> exp.Expr:
     template = AGGREGATES[func].get(dialect)
     if template is None:
-        supported = ", ".join(ENGINE_NAMES[d] for d in AGGREGATES[func])
+        supported = ", ".join(_(ENGINE_NAMES[d]) for d in AGGREGATES[func])
         raise QueryInvalid(
-            f"{func} is not available on {ENGINE_NAMES.get(dialect, dialect)} sources (it is on: {supported}); "
-            "use another statistic",
+            _("%(func)s is not available on %(engine)s sources (it is on: %(supported)s); use another statistic")
+            % {"func": func, "engine": _(ENGINE_NAMES.get(dialect, dialect)), "supported": supported},
             code="unsupported_function",
         )
     return fill(template, dialect, **slots)

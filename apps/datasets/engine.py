@@ -15,6 +15,7 @@ from typing import Any
 
 import duckdb
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from apps.datasets.errors import QueryTimeout, SourceFailure
 from apps.datasets.results import ResultTable, json_safe, json_safe_rows
@@ -45,11 +46,16 @@ def connection(path: Path) -> duckdb.DuckDBPyConnection:
             _connections.move_to_end(key)
             return con
     if not path.exists():
-        raise SourceFailure(f"the dataset file is missing ({path.name}); re-upload the dataset", code="file_missing")
+        raise SourceFailure(
+            _("the dataset file is missing (%(file)s); re-upload the dataset") % {"file": path.name},
+            code="file_missing",
+        )
     try:
         con = duckdb.connect(key, read_only=True, config=_locked_config())
     except duckdb.Error as exc:
-        raise SourceFailure(f"could not open the dataset file: {exc}", code="file_unreadable") from exc
+        raise SourceFailure(
+            _("could not open the dataset file: %(error)s") % {"error": exc}, code="file_unreadable"
+        ) from exc
     with _lock:
         existing = _connections.get(key)
         if existing is not None:  # another thread opened it meanwhile
@@ -86,10 +92,11 @@ def execute(
         rows = cursor.fetchmany(row_cap + 1)
     except duckdb.InterruptException as exc:
         raise QueryTimeout(
-            f"the query ran longer than {timeout_s:g} s and was stopped; narrow it with filters or a smaller limit"
+            _("the query ran longer than %(seconds)s s and was stopped; narrow it with filters or a smaller limit")
+            % {"seconds": f"{timeout_s:g}"}
         ) from exc
     except duckdb.Error as exc:
-        raise SourceFailure(f"the query failed: {exc}", code="query_failed") from exc
+        raise SourceFailure(_("the query failed: %(error)s") % {"error": exc}, code="query_failed") from exc
     finally:
         timer.cancel()
         cursor.close()

@@ -14,9 +14,11 @@ from pathlib import Path
 import duckdb
 import fastexcel
 import pyarrow as pa
+from django.utils.translation import gettext as _
 
 from apps.datasets.columns import IngestReport, Progress, check_header, drop_blank_columns, infer_types
 from apps.datasets.errors import IngestRejected
+from apps.datasets.naming import quoted_list
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTED_STREAM = "EncryptedPackage".encode("utf-16-le")
@@ -38,18 +40,19 @@ def check_zip(path: Path) -> None:
             members = archive.infolist()
     except (zipfile.BadZipFile, OSError) as exc:
         raise IngestRejected(
-            "the workbook is damaged and cannot be opened; open it in Excel, save it again as .xlsx and re-upload",
+            _("the workbook is damaged and cannot be opened; open it in Excel, save it again as .xlsx and re-upload"),
             code="corrupt_file",
         ) from exc
     names = {m.filename for m in members}
     if "[Content_Types].xml" not in names or "xl/workbook.xml" not in names:
         raise IngestRejected(
-            "the file is a zip archive but not an Excel workbook; upload .xlsx, .xls or .csv",
+            _("the file is a zip archive but not an Excel workbook; upload .xlsx, .xls or .csv"),
             code="unsupported_format",
         )
     if len(members) > ZIP_MAX_MEMBERS:
         raise IngestRejected(
-            f"the workbook holds {len(members):,} parts, more than a spreadsheet has; it looks like a zip bomb",
+            _("the workbook holds %(count)s parts, more than a spreadsheet has; it looks like a zip bomb")
+            % {"count": f"{len(members):,}"},
             code="zip_bomb",
         )
     unpacked = sum(m.file_size for m in members)
@@ -57,8 +60,11 @@ def check_zip(path: Path) -> None:
     ratio = worst.file_size / max(worst.compress_size, 1)
     if unpacked > ZIP_MAX_UNPACKED or (worst.file_size > ZIP_RATIO_FLOOR and ratio > ZIP_MAX_RATIO):
         raise IngestRejected(
-            f"the workbook would expand to {_gb(unpacked)} when opened ({ratio:,.0f}x its packed size); it looks "
-            "like a zip bomb. If it is a real workbook, export the sheet as CSV and upload that",
+            _(
+                "the workbook would expand to %(size)s when opened (%(ratio)sx its packed size); it looks like a "
+                "zip bomb. If it is a real workbook, export the sheet as CSV and upload that"
+            )
+            % {"size": _gb(unpacked), "ratio": f"{ratio:,.0f}"},
             code="zip_bomb",
         )
 
@@ -81,12 +87,14 @@ def _open(path: Path) -> fastexcel.ExcelReader:
         text = str(exc).lower()
         if "password" in text or "encrypt" in text:
             raise IngestRejected(
-                "the workbook is password-protected; remove the password in Excel and upload it again",
+                _("the workbook is password-protected; remove the password in Excel and upload it again"),
                 code="password_protected",
             ) from exc
         raise IngestRejected(
-            "the workbook is damaged or not a real Excel file; open it in Excel, save it again as .xlsx and "
-            "re-upload (or export the sheet as CSV)",
+            _(
+                "the workbook is damaged or not a real Excel file; open it in Excel, save it again as .xlsx and "
+                "re-upload (or export the sheet as CSV)"
+            ),
             code="corrupt_file",
         ) from exc
 
@@ -94,7 +102,7 @@ def _open(path: Path) -> fastexcel.ExcelReader:
 def sheet_names(path: Path) -> list[str]:
     names = list(_open(path).sheet_names)
     if not names:
-        raise IngestRejected("the workbook has no sheets", code="empty_file")
+        raise IngestRejected(_("the workbook has no sheets"), code="empty_file")
     return names
 
 
@@ -103,12 +111,19 @@ _DEDUPED = re.compile(r"(.+)_([0-9]+)")
 
 def _sheet_error(exc: Exception, sheet: str, names: list[str]) -> IngestRejected:
     if isinstance(exc, fastexcel.SheetNotFoundError):
-        return IngestRejected(
-            f"the workbook has no sheet {sheet!r}; its sheets are: {', '.join(names)}", code="unknown_sheet"
-        )
+        return unknown_sheet(sheet, names)
     return IngestRejected(
-        f"sheet {sheet!r} could not be read; open the workbook in Excel, save it again and re-upload",
+        _("sheet '%(sheet)s' could not be read; open the workbook in Excel, save it again and re-upload")
+        % {"sheet": sheet},
         code="corrupt_file",
+    )
+
+
+def unknown_sheet(sheet: str, names: list[str]) -> IngestRejected:
+    return IngestRejected(
+        _("the workbook has no sheet '%(sheet)s'; its sheets are: %(sheets)s")
+        % {"sheet": sheet, "sheets": quoted_list(names)},
+        code="unknown_sheet",
     )
 
 
@@ -164,7 +179,8 @@ def load_sheet(
         raise _sheet_error(exc, sheet, reader.sheet_names) from exc
     if table.num_columns == 0:
         raise IngestRejected(
-            f"sheet {sheet!r} has nothing at or below row {header_row}; choose another sheet or header row",
+            _("sheet '%(sheet)s' has nothing at or below row %(row)s; choose another sheet or header row")
+            % {"sheet": sheet, "row": header_row},
             code="empty_sheet",
         )
     names = table.column_names

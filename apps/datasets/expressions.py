@@ -11,6 +11,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from apps.datasets.errors import QueryInvalid
 from apps.datasets.naming import closest
 
@@ -62,8 +64,11 @@ def _tokenize(text: str, label: str) -> list[tuple[str, str]]:
         match = _TOKEN_RE.match(text, pos)
         if not match or match.end() == pos:
             raise QueryInvalid(
-                f"derived {label!r}: unexpected {text[pos : pos + 10].strip()!r} at position {pos}; "
-                "use names, numbers, + - * /, parentheses, nullif, coalesce, round, abs",
+                _(
+                    "derived '%(name)s': unexpected '%(text)s' at position %(position)s; "
+                    "use names, numbers, + - * /, parentheses, nullif, coalesce, round, abs"
+                )
+                % {"name": label, "text": text[pos : pos + 10].strip(), "position": pos},
                 code="invalid_expression",
             )
         kind = match.lastgroup or ""
@@ -80,7 +85,9 @@ class _Parser:
         self.tokens, self.pos, self.label = tokens, 0, label
 
     def fail(self, message: str) -> QueryInvalid:
-        return QueryInvalid(f"derived {self.label!r}: {message}", code="invalid_expression")
+        return QueryInvalid(
+            _("derived '%(name)s': %(problem)s") % {"name": self.label, "problem": message}, code="invalid_expression"
+        )
 
     def peek(self) -> tuple[str, str] | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -88,13 +95,21 @@ class _Parser:
     def take(self, value: str | None = None) -> tuple[str, str]:
         token = self.peek()
         if token is None or (value is not None and token[1] != value):
-            raise self.fail(f"expected {value or 'more input'} at the end" if token is None else f"expected {value}")
+            if token is None:
+                raise self.fail(
+                    _("expected %(what)s at the end") % {"what": value}
+                    if value
+                    else _("expected more input at the end")
+                )
+            raise self.fail(_("expected %(what)s") % {"what": value})
         self.pos += 1
         return token
 
     def expression(self, depth: int = 0) -> Node:
         if depth > MAX_DEPTH:
-            raise self.fail(f"nested deeper than {MAX_DEPTH} levels; split it into several derived values")
+            raise self.fail(
+                _("nested deeper than %(max)s levels; split it into several derived values") % {"max": MAX_DEPTH}
+            )
         node = self.term(depth)
         while (token := self.peek()) and token[1] in "+-" and token[0] == "op":
             self.pos += 1
@@ -120,7 +135,7 @@ class _Parser:
         if kind == "num":
             number = float(value)
             if not math.isfinite(number):
-                raise self.fail(f"the number {value} is out of range")
+                raise self.fail(_("the number %(number)s is out of range") % {"number": value})
             return Num(int(number) if number.is_integer() and "." not in value and "e" not in value.lower() else number)
         if kind == "op" and value == "(":
             node = self.expression(depth + 1)
@@ -130,11 +145,13 @@ class _Parser:
             if self.peek() == ("op", "("):
                 return self.call(value.lower(), depth)
             return Ref(value)
-        raise self.fail(f"unexpected {value!r}")
+        raise self.fail(_("unexpected '%(token)s'") % {"token": value})
 
     def call(self, func: str, depth: int) -> Node:
         if func not in FUNCTIONS:
-            raise self.fail(f"unknown function {func!r}; allowed: {', '.join(FUNCTIONS)}")
+            raise self.fail(
+                _("unknown function '%(name)s'; allowed: %(allowed)s") % {"name": func, "allowed": ", ".join(FUNCTIONS)}
+            )
         self.take("(")
         args = [self.expression(depth + 1)]
         while self.peek() == ("op", ","):
@@ -143,11 +160,16 @@ class _Parser:
         self.take(")")
         low, high = FUNCTIONS[func]
         if not low <= len(args) <= high:
-            raise self.fail(f"{func} takes {low}{'' if low == high else f' to {high}'} arguments, got {len(args)}")
+            counts = {"func": func, "low": low, "high": high, "got": len(args)}
+            raise self.fail(
+                _("%(func)s takes %(low)s arguments, got %(got)s") % counts
+                if low == high
+                else _("%(func)s takes %(low)s to %(high)s arguments, got %(got)s") % counts
+            )
         if func == "round" and len(args) == 2:
             digits = args[1]
             if not (isinstance(digits, Num) and isinstance(digits.value, int) and 0 <= digits.value <= 10):
-                raise self.fail("round's second argument must be a whole number of digits from 0 to 10")
+                raise self.fail(_("round's second argument must be a whole number of digits from 0 to 10"))
         return Call(func, tuple(args))
 
 
@@ -177,13 +199,13 @@ def parse_expression(text: str, *, label: str, names: set[str]) -> Node:
     """Parse and check `text`; every name must be in `names` (unknown ones get suggestions)."""
     parser = _Parser(_tokenize(text, label), label)
     if not parser.tokens:
-        raise parser.fail("empty expression")
+        raise parser.fail(_("empty expression"))
     node = parser.expression()
-    if parser.peek() is not None:
-        raise parser.fail(f"unexpected {parser.peek()[1]!r} after a complete expression")  # type: ignore[index]
+    if (extra := parser.peek()) is not None:
+        raise parser.fail(_("unexpected '%(token)s' after a complete expression") % {"token": extra[1]})
     if _count(node) > MAX_NODES:
-        raise parser.fail(f"more than {MAX_NODES} terms; split it into several derived values")
+        raise parser.fail(_("more than %(max)s terms; split it into several derived values") % {"max": MAX_NODES})
     for name in sorted(refs(node)):
         if name not in names:
-            raise parser.fail(f"unknown name {name!r}{closest(name, names)}")
+            raise parser.fail(_("unknown name '%(name)s'%(hint)s") % {"name": name, "hint": closest(name, names)})
     return node

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+from django.utils.translation import gettext as _
 
 from apps.datasets import excel, textfile
 from apps.datasets.columns import IngestReport, Progress
@@ -34,31 +35,37 @@ def detect_format(path: Path, original_name: str) -> str:
     extension = Path(original_name).suffix.lower()
     if extension and extension not in TEXT_EXTENSIONS | EXCEL_EXTENSIONS:
         raise IngestRejected(
-            f"files of type {extension!r} are not supported; upload {SUPPORTED}", code="unsupported_format"
+            _("files of type '%(extension)s' are not supported; upload %(supported)s")
+            % {"extension": extension, "supported": SUPPORTED},
+            code="unsupported_format",
         )
     with path.open("rb") as handle:
         head = handle.read(8192)
     if not head.strip(b" \t\r\n\xef\xbb\xbf"):
-        raise IngestRejected("the file is empty; upload a file with a header row and data", code="empty_file")
+        raise IngestRejected(_("the file is empty; upload a file with a header row and data"), code="empty_file")
     if head.startswith(b"PK\x03\x04"):
         excel.check_zip(path)
         return "xlsx"
     if head.startswith(excel.OLE_MAGIC):
         if excel.is_encrypted_ole(path):
             raise IngestRejected(
-                "the workbook is password-protected; remove the password in Excel (File > Info > Protect "
-                "Workbook) and upload it again",
+                _(
+                    "the workbook is password-protected; remove the password in Excel (File > Info > Protect "
+                    "Workbook) and upload it again"
+                ),
                 code="password_protected",
             )
         return "xls"
     if not textfile.looks_like_text(head):
         raise IngestRejected(
-            f"the file is not a spreadsheet or a text CSV (it looks binary); upload {SUPPORTED}",
+            _("the file is not a spreadsheet or a text CSV (it looks binary); upload %(supported)s")
+            % {"supported": SUPPORTED},
             code="unsupported_format",
         )
     if extension in EXCEL_EXTENSIONS:
         raise IngestRejected(
-            f"the file is named {extension} but holds text; rename it to .csv, or save it from Excel as .xlsx",
+            _("the file is named %(extension)s but holds text; rename it to .csv, or save it from Excel as .xlsx")
+            % {"extension": extension},
             code="format_mismatch",
         )
     return "csv"
@@ -98,7 +105,9 @@ def ingest_file(
             con.close()
         os.replace(partial, dest)
     except duckdb.Error as exc:
-        raise IngestRejected(f"the file could not be loaded: {_first_line(exc)}", code="ingest_failed") from exc
+        raise IngestRejected(
+            _("the file could not be loaded: %(detail)s") % {"detail": _first_line(exc)}, code="ingest_failed"
+        ) from exc
     finally:
         _remove_database(partial)
     report.seconds = round(time.perf_counter() - started, 3)
@@ -120,11 +129,12 @@ def _check_loaded(con: duckdb.DuckDBPyConnection, report: IngestReport, max_rows
     report.rows = int(row[0])
     if report.rows > max_rows:
         raise IngestRejected(
-            f"the file has more than {max_rows:,} data rows, your plan's limit; split it or upgrade the plan",
+            _("the file has more than %(limit)s data rows, your plan's limit; split it or upgrade the plan")
+            % {"limit": f"{max_rows:,}"},
             code="too_many_rows",
         )
     if report.rows == 0:
         raise IngestRejected(
-            "the file has a header row but no data rows; check the header row setting or upload data",
+            _("the file has a header row but no data rows; check the header row setting or upload data"),
             code="no_rows",
         )

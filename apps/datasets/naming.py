@@ -5,6 +5,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
 
 def _overlap(a: str, b: str) -> float:
     """Character overlap, which suits Chinese names where difflib's ratio is weak (退货原因 ~ 原因)."""
@@ -19,11 +22,17 @@ def closest_names(name: str, candidates: Iterable[str], n: int = 3) -> list[str]
     return [c for score, c in scored[:n] if score >= 0.3]
 
 
+def quoted_list(names: Iterable[object]) -> str:
+    """Names as a message lists them, each quoted and kept verbatim: 'a', 'b' (“a”、“b” in Chinese)."""
+    separator = pgettext("separator between quoted names in a list", ", ")
+    # Translators: how a name (column, table, sheet...) is quoted inside a message.
+    return separator.join(_("'%(name)s'") % {"name": name} for name in names)
+
+
 def closest(name: str, candidates: Iterable[str]) -> str:
     """A message suffix: '; did you mean 'a', 'b'?' or the list of available names."""
     pool = list(candidates)
     near = closest_names(name, pool)
     if near:
-        return "; did you mean " + ", ".join(repr(c) for c in near) + "?"
-    shown = ", ".join(repr(c) for c in pool[:20])
-    return f"; available: {shown}" if pool else ""
+        return _("; did you mean %(names)s?") % {"names": quoted_list(near)}
+    return _("; available: %(names)s") % {"names": quoted_list(pool[:20])} if pool else ""

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from django.utils.translation import gettext as _
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from apps.datasets.engine import kind_of
@@ -64,15 +65,15 @@ class PlotSpec(BaseModel):
     @model_validator(mode="after")
     def _shape(self) -> PlotSpec:
         if self.chart_type == "pie" and (len(self.y) > 1 or self.series):
-            raise ValueError("a pie shows one y column and no series; use a bar chart to compare several")
+            raise ValueError(_("a pie shows one y column and no series; use a bar chart to compare several"))
         if self.stacked and self.chart_type not in ("bar", "area"):
-            raise ValueError("stacked applies to bar and area charts only")
+            raise ValueError(_("stacked applies to bar and area charts only"))
         if self.horizontal and self.chart_type != "bar":
-            raise ValueError("horizontal applies to bar charts only")
+            raise ValueError(_("horizontal applies to bar charts only"))
         if len(set(self.y)) != len(self.y):
-            raise ValueError("y lists a column twice")
+            raise ValueError(_("y lists a column twice"))
         if self.x in self.y or (self.series and (self.series == self.x or self.series in self.y)):
-            raise ValueError("x, y and series must be different columns")
+            raise ValueError(_("x, y and series must be different columns"))
         return self
 
 
@@ -97,7 +98,7 @@ class ChartData:
 
 
 def _fail(message: str, code: str = "invalid_plot") -> QueryInvalid:
-    return QueryInvalid(f"plot: {message}", code=code)
+    return QueryInvalid(_("plot: %(problem)s") % {"problem": message}, code=code)
 
 
 def _is_number(value: Any) -> bool:
@@ -135,15 +136,24 @@ def _check_columns(spec: PlotSpec, result: ResultTable, kinds: dict[str, str]) -
     named = [("x", spec.x), *(("y", y) for y in spec.y)] + ([("series", spec.series)] if spec.series else [])
     for role, name in named:
         if name not in result.columns:
-            raise _fail(f"unknown {role} column {name!r}{closest(name, result.columns)}", code="unknown_column")
+            raise _fail(
+                _("unknown %(role)s column '%(name)s'%(hint)s")
+                % {"role": role, "name": name, "hint": closest(name, result.columns)},
+                code="unknown_column",
+            )
     for name in spec.y:
         values = [v for v in result.column(name) if v is not None]
         if not values:
-            raise _fail(f"y column {name!r} has no values (every row is empty)", code="empty_result")
+            raise _fail(
+                _("y column '%(name)s' has no values (every row is empty)") % {"name": name}, code="empty_result"
+            )
         if kinds[name] not in NUMERIC_KINDS or not all(_is_number(v) for v in values):
             raise _fail(
-                f"y column {name!r} is {kinds[name]}, not a number; plot a numeric column "
-                "(an aggregation such as sum/avg/count, or a measure)",
+                _(
+                    "y column '%(name)s' is %(kind)s, not a number; plot a numeric column "
+                    "(an aggregation such as sum/avg/count, or a measure)"
+                )
+                % {"name": name, "kind": kinds[name]},
                 code="non_numeric_column",
             )
 
@@ -158,10 +168,14 @@ def _label(value: Any) -> Any:
     return NULL_LABEL if value is None else value
 
 
-def _too_many(what: str, count: int, cap: int) -> QueryInvalid:
+def _too_many(what: str, cap: int) -> QueryInvalid:
+    """`what` says how many of what, e.g. "2,001 slices"."""
     return _fail(
-        f"{count} {what} is more than a chart can show ({cap} at most); filter the query, keep the top N "
-        "(sort + limit), or use a coarser time grain (week/month instead of day)",
+        _(
+            "%(what)s is more than a chart can show (%(cap)s at most); filter the query, keep the top N "
+            "(sort + limit), or use a coarser time grain (week/month instead of day)"
+        )
+        % {"what": what, "cap": cap},
         code="too_many_points",
     )
 
@@ -183,8 +197,11 @@ def _plain_series(spec: PlotSpec, rows: list[list[Any]], columns: list[str]) -> 
     repeated = _repeats(categories)
     if spec.chart_type != "bar" and repeated:
         raise _fail(
-            f"several rows have {spec.x}={repeated[0]!r}; group the query by {spec.x!r} (or add a series column) "
-            "so each x has one value",
+            _(
+                "several rows have %(x)s=%(value)s; group the query by '%(x)s' (or add a series column) "
+                "so each x has one value"
+            )
+            % {"x": spec.x, "value": repr(repeated[0])},
             code="ambiguous_points",
         )
     series = [Series(name=y, x=categories, y=[row[columns.index(y)] for row in rows]) for y in spec.y]
@@ -197,15 +214,23 @@ def _split_series(spec: PlotSpec, rows: list[list[Any]], columns: list[str], by:
     categories = list(dict.fromkeys(_label(row[xi]) for row in rows))
     groups = list(dict.fromkeys(_label(row[si]) for row in rows))
     if len(groups) * len(spec.y) > MAX_SERIES:
-        count = len(groups) * len(spec.y)
-        raise _too_many(f"series ({len(groups)} values of {by!r} x {len(spec.y)} y columns)", count, MAX_SERIES)
+        what = _("%(count)s series (%(groups)s values of '%(by)s' x %(y)s y columns)") % {
+            "count": len(groups) * len(spec.y),
+            "groups": len(groups),
+            "by": by,
+            "y": len(spec.y),
+        }
+        raise _too_many(what, MAX_SERIES)
     cells: dict[tuple[Any, Any], list[Any]] = {}
     for row in rows:
         key = (_label(row[xi]), _label(row[si]))
         if key in cells:
             raise _fail(
-                f"several rows have {spec.x}={key[0]!r} and {by}={key[1]!r}; "
-                f"group the query by {spec.x!r} and {by!r} so each pair has one value",
+                _(
+                    "several rows have %(x)s=%(x_value)s and %(by)s=%(by_value)s; "
+                    "group the query by '%(x)s' and '%(by)s' so each pair has one value"
+                )
+                % {"x": spec.x, "x_value": repr(key[0]), "by": by, "by_value": repr(key[1])},
                 code="ambiguous_points",
             )
         cells[key] = row
@@ -225,7 +250,7 @@ def _scatter_series(spec: PlotSpec, rows: list[list[Any]], columns: list[str]) -
     si = columns.index(spec.series) if spec.series else None
     groups = list(dict.fromkeys(_label(row[si]) for row in rows)) if si is not None else [None]
     if len(groups) * len(spec.y) > MAX_SERIES:
-        raise _too_many("series", len(groups) * len(spec.y), MAX_SERIES)
+        raise _too_many(_("%(count)s series") % {"count": len(groups) * len(spec.y)}, MAX_SERIES)
     series = []
     for group in groups:
         members = [row for row in rows if si is None or _label(row[si]) == group]
@@ -241,11 +266,11 @@ def _check_pie(data: ChartData) -> ChartData:
     (only,) = data.series
     pairs = [(x, y) for x, y in zip(only.x, only.y, strict=True) if y is not None]
     if any(y < 0 for _x, y in pairs):
-        raise _fail(f"a pie cannot show negative values ({only.name!r} has some); use a bar chart")
+        raise _fail(_("a pie cannot show negative values ('%(name)s' has some); use a bar chart") % {"name": only.name})
     if not any(y > 0 for _x, y in pairs):
-        raise _fail(f"a pie needs positive values; {only.name!r} has none", code="empty_result")
+        raise _fail(_("a pie needs positive values; '%(name)s' has none") % {"name": only.name}, code="empty_result")
     if len(pairs) > MAX_PIE_SLICES:
-        raise _too_many("slices", len(pairs), MAX_PIE_SLICES)
+        raise _too_many(_("%(count)s slices") % {"count": len(pairs)}, MAX_PIE_SLICES)
     names = [x for x, _y in pairs]
     return ChartData(data.spec, data.x_kind, names, [Series(only.name, names, [y for _x, y in pairs])], data.note)
 
@@ -253,18 +278,22 @@ def _check_pie(data: ChartData) -> ChartData:
 def prepare(spec: PlotSpec, result: ResultTable) -> ChartData:
     """Check a spec against a result and lay out its series; QueryInvalid says what to change."""
     if not result.rows:
-        raise _fail("the query returned no rows, so there is nothing to draw; loosen the filters", "empty_result")
+        raise _fail(_("the query returned no rows, so there is nothing to draw; loosen the filters"), "empty_result")
     kinds = column_kinds(result)
     _check_columns(spec, result, kinds)
     rows = result.rows
     if spec.chart_type in ("line", "area") and kinds[spec.x] in ORDERED_KINDS:
         xi = result.columns.index(spec.x)
         rows = sorted(rows, key=lambda row: _sort_key(row[xi]))  # time and numbers run left to right
-    note = f"first {result.row_count} rows of a larger result (truncated)" if result.truncated else ""
+    note = (
+        _("first %(count)s rows of a larger result (truncated)") % {"count": result.row_count}
+        if result.truncated
+        else ""
+    )
     if spec.chart_type == "scatter":
         series = _scatter_series(spec, rows, result.columns)
-        if max(len(s.x) for s in series) > MAX_POINTS_PER_SERIES:
-            raise _too_many("points in one series", max(len(s.x) for s in series), MAX_POINTS_PER_SERIES)
+        if (most := max(len(s.x) for s in series)) > MAX_POINTS_PER_SERIES:
+            raise _too_many(_("%(count)s points in one series") % {"count": most}, MAX_POINTS_PER_SERIES)
         numeric_x = kinds[spec.x] in NUMERIC_KINDS
         categories = [] if numeric_x else list(dict.fromkeys(x for s in series for x in s.x))
         return ChartData(spec, kinds[spec.x], categories, series, note)
@@ -273,7 +302,8 @@ def prepare(spec: PlotSpec, result: ResultTable) -> ChartData:
     else:
         categories, series = _plain_series(spec, rows, result.columns)
     if len(categories) > MAX_POINTS_PER_SERIES:
-        raise _too_many(f"x values ({spec.x!r})", len(categories), MAX_POINTS_PER_SERIES)
+        what = _("%(count)s x values ('%(x)s')") % {"count": len(categories), "x": spec.x}
+        raise _too_many(what, MAX_POINTS_PER_SERIES)
     data = ChartData(spec, kinds[spec.x], categories, series, note)
     return _check_pie(data) if spec.chart_type == "pie" else data
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from django.utils.translation import gettext as _
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from apps.datasets.naming import quoted_list
 
 MAX_FILTERS = 20
 MAX_GROUP_BY = 6
@@ -48,24 +51,29 @@ class Filter(_Strict):
 
     @model_validator(mode="after")
     def _value_matches_op(self) -> Filter:
-        value = self.value
+        value, column = self.value, {"column": self.column}
         if self.op == "in":
             if not isinstance(value, list) or not value:
-                raise ValueError(f"filter on {self.column!r}: 'in' needs a non-empty list of values")
+                raise ValueError(_("filter on '%(column)s': 'in' needs a non-empty list of values") % column)
             if len(value) > MAX_IN_VALUES:
-                raise ValueError(f"filter on {self.column!r}: 'in' accepts at most {MAX_IN_VALUES} values")
+                raise ValueError(
+                    _("filter on '%(column)s': 'in' accepts at most %(max)s values") % {**column, "max": MAX_IN_VALUES}
+                )
         elif self.op == "between":
             if not isinstance(value, list) or len(value) != 2 or None in value:
-                raise ValueError(f"filter on {self.column!r}: 'between' needs [low, high]")
+                raise ValueError(_("filter on '%(column)s': 'between' needs [low, high]") % column)
         elif self.op == "is_null":
             if not isinstance(value, bool):
-                raise ValueError(f"filter on {self.column!r}: 'is_null' needs true (missing) or false (present)")
+                raise ValueError(
+                    _("filter on '%(column)s': 'is_null' needs true (missing) or false (present)") % column
+                )
         elif self.op == "contains":
             if not isinstance(value, str) or not value:
-                raise ValueError(f"filter on {self.column!r}: 'contains' needs a non-empty text value")
+                raise ValueError(_("filter on '%(column)s': 'contains' needs a non-empty text value") % column)
         elif isinstance(value, list) or value is None:
             raise ValueError(
-                f"filter on {self.column!r}: {self.op!r} needs a single value (use is_null for missing values)"
+                _("filter on '%(column)s': '%(op)s' needs a single value (use is_null for missing values)")
+                % {**column, "op": self.op}
             )
         return self
 
@@ -91,11 +99,15 @@ class Aggregation(_Strict):
     @model_validator(mode="after")
     def _arguments_match_func(self) -> Aggregation:
         if self.column is None and self.func != "count":
-            raise ValueError(f"aggregation {self.name!r}: {self.func} needs a column")
+            raise ValueError(
+                _("aggregation '%(name)s': %(func)s needs a column") % {"name": self.name, "func": self.func}
+            )
         if (self.func == "corr") != (self.column2 is not None):
-            raise ValueError(f"aggregation {self.name!r}: column2 is for corr, and corr needs it")
+            raise ValueError(_("aggregation '%(name)s': column2 is for corr, and corr needs it") % {"name": self.name})
         if (self.func == "quantile") != (self.q is not None):
-            raise ValueError(f"aggregation {self.name!r}: q (0..1) is for quantile, and quantile needs it")
+            raise ValueError(
+                _("aggregation '%(name)s': q (0..1) is for quantile, and quantile needs it") % {"name": self.name}
+            )
         return self
 
 
@@ -122,7 +134,10 @@ class Window(_Strict):
     @model_validator(mode="after")
     def _order_when_needed(self) -> Window:
         if self.func in ("pct_change", "diff", "cumsum") and self.order_by is None:
-            raise ValueError(f"window {self.name!r}: {self.func} needs order_by (e.g. the month column)")
+            raise ValueError(
+                _("window '%(name)s': %(func)s needs order_by (e.g. the month column)")
+                % {"name": self.name, "func": self.func}
+            )
         return self
 
 
@@ -159,16 +174,16 @@ class QuerySpec(_Strict):
     @model_validator(mode="after")
     def _shape(self) -> QuerySpec:
         if self.is_aggregate and self.columns:
-            raise ValueError("use either columns (row query) or group_by/aggregations (aggregate query), not both")
+            raise ValueError(_("use either columns (row query) or group_by/aggregations (aggregate query), not both"))
         if not self.is_aggregate and not self.columns:
-            raise ValueError("nothing to return: give columns, or group_by and aggregations")
+            raise ValueError(_("nothing to return: give columns, or group_by and aggregations"))
         if not self.is_aggregate and (self.windows or self.having):
-            raise ValueError("windows and having need an aggregate query (group_by/aggregations)")
+            raise ValueError(_("windows and having need an aggregate query (group_by/aggregations)"))
         names = [g.name for g in self.group_by] + [a.name for a in self.aggregations]
         names += [d.name for d in self.derived] + [w.name for w in self.windows]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
-            raise ValueError(f"output names must be unique; repeated: {', '.join(duplicates)}")
+            raise ValueError(_("output names must be unique; repeated: %(names)s") % {"names": quoted_list(duplicates)})
         return self
 
     def output_names(self) -> list[str]:

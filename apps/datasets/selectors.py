@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 from sqlglot import exp
 
 from apps.datasets import engine, storage
@@ -40,7 +41,7 @@ def dataset_get(*, tenant: Tenant, key: int | str) -> Dataset:
         return get_for_tenant_or_404(Dataset, tenant, name=text)
     except Http404:
         names = list(Dataset.objects.for_tenant(tenant).values_list("name", flat=True)[:500])
-        raise Http404(f"no dataset named {text!r}{closest(text, names)}") from None
+        raise Http404(_("no dataset named '%(name)s'%(hint)s") % {"name": text, "hint": closest(text, names)}) from None
 
 
 def synonyms_for(*, tenant: Tenant, dataset: Dataset) -> dict[str, str]:
@@ -61,12 +62,18 @@ def ready_version(*, dataset: Dataset) -> DatasetVersion:
     if version is None or version.status != VersionStatus.READY:
         latest = DatasetVersion.objects.for_tenant(dataset.tenant).filter(dataset=dataset).first()
         state = latest.status if latest else "empty"
-        hint = {
-            "pending": "it is waiting to be ingested; try again shortly",
-            "ingesting": "it is still being ingested; try again shortly",
-            "failed": f"its ingest failed: {latest.error_message if latest else ''}",
-        }.get(state, "upload a file first")
-        raise QueryInvalid(f"dataset {dataset.name!r} has no data yet: {hint}", code="dataset_not_ready")
+        if state == VersionStatus.PENDING:
+            hint = _("it is waiting to be ingested; try again shortly")
+        elif state == VersionStatus.INGESTING:
+            hint = _("it is still being ingested; try again shortly")
+        elif state == VersionStatus.FAILED:
+            hint = _("its ingest failed: %(error)s") % {"error": latest.error_message if latest else ""}
+        else:
+            hint = _("upload a file first")
+        raise QueryInvalid(
+            _("dataset '%(name)s' has no data yet: %(hint)s") % {"name": dataset.name, "hint": hint},
+            code="dataset_not_ready",
+        )
     return version
 
 
@@ -80,12 +87,15 @@ def schema_of(version: DatasetVersion) -> TableProfile:
 
 def sample_rows(*, version: DatasetVersion, n: int = 10, columns: list[str] | None = None) -> ResultTable:
     if not 1 <= n <= MAX_SAMPLE_ROWS:
-        raise QueryInvalid(f"n must be between 1 and {MAX_SAMPLE_ROWS}", code="invalid_sample_size")
+        raise QueryInvalid(_("n must be between 1 and %(max)s") % {"max": MAX_SAMPLE_ROWS}, code="invalid_sample_size")
     kinds = schema_of(version).kinds()
     chosen = columns or list(kinds)
     for name in chosen:
         if name not in kinds:
-            raise QueryInvalid(f"unknown column {name!r}{closest(name, kinds)}", code="unknown_column")
+            raise QueryInvalid(
+                _("unknown column '%(name)s'%(hint)s") % {"name": name, "hint": closest(name, kinds)},
+                code="unknown_column",
+            )
     select = exp.select(*(exp.column(exp.to_identifier(c, quoted=True)) for c in chosen))
     sql = select.from_(exp.Table(this=exp.to_identifier("data", quoted=True))).limit(n).sql("duckdb")
     return engine.execute(version_file(version), sql, row_cap=n)

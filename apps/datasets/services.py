@@ -20,12 +20,15 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import close_old_connections, transaction
 from django.db.models import Max
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from apps.datasets import engine, storage
 from apps.datasets.errors import IngestRejected
+from apps.datasets.excel import unknown_sheet
 from apps.datasets.ingest import detect_format, ingest_file, list_sheets
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload, VersionStatus
+from apps.datasets.naming import closest
 from apps.datasets.profile import profile_table
 from apps.tenants.errors import Conflict, InvalidInput
 from apps.tenants.models import Tenant
@@ -51,7 +54,8 @@ def upload_receive(
     limit = plan_limits(tenant)["max_upload_bytes"]
     if size is not None and size > limit:
         raise IngestRejected(
-            f"the file is {_human(size)}, over your plan's {_human(limit)} limit; split it or upgrade the plan",
+            _("the file is %(size)s, over your plan's %(limit)s limit; split it or upgrade the plan")
+            % {"size": _human(size), "limit": _human(limit)},
             code="file_too_large",
         )
     directory = storage.uploads_dir(tenant)
@@ -64,7 +68,8 @@ def upload_receive(
                 written += len(chunk)
                 if written > limit:
                     raise IngestRejected(
-                        f"the file is over your plan's {_human(limit)} limit; split it or upgrade the plan",
+                        _("the file is over your plan's %(limit)s limit; split it or upgrade the plan")
+                        % {"limit": _human(limit)},
                         code="file_too_large",
                     )
                 digest.update(chunk)
@@ -102,9 +107,7 @@ def _check_sheet(upload: Upload, sheet: str | None) -> str:
     if not sheet:
         return upload.sheets[0]
     if sheet not in upload.sheets:
-        raise IngestRejected(
-            f"the workbook has no sheet {sheet!r}; its sheets are: {', '.join(upload.sheets)}", code="unknown_sheet"
-        )
+        raise unknown_sheet(sheet, upload.sheets)
     return sheet
 
 
@@ -126,14 +129,15 @@ def dataset_create(
     """
     sheet = _check_sheet(upload, sheet)
     if not 1 <= header_row <= 1000:
-        raise InvalidInput("header_row must be between 1 and 1000 (the row that holds the column names)")
+        raise InvalidInput(_("header_row must be between 1 and 1000 (the row that holds the column names)"))
     new_dataset = dataset is None
     with transaction.atomic():
         if dataset is None:
             name = (name or _default_name(upload, sheet)).strip()[:200]
             if Dataset.objects.for_tenant(tenant).filter(name=name).exists():
                 raise Conflict(
-                    f"a dataset named {name!r} already exists; choose another name or upload a new version of it",
+                    _("a dataset named '%(name)s' already exists; choose another name or upload a new version of it")
+                    % {"name": name},
                     code="dataset_name_taken",
                 )
             dataset = Dataset.objects.create(tenant=tenant, name=name, created_by=created_by)
@@ -166,9 +170,12 @@ def dataset_create(
 
 
 def _start_background_ingest(version_id: int, tenant: Tenant) -> None:
+    language = translation.get_language()  # the uploader's: the thread would otherwise use LANGUAGE_CODE
+
     def job() -> None:
         try:
-            version_ingest(version_id=version_id, tenant=tenant)
+            with translation.override(language):
+                version_ingest(version_id=version_id, tenant=tenant)
         finally:
             close_old_connections()
 
@@ -216,7 +223,8 @@ def version_ingest(*, version_id: int, tenant: Tenant) -> None:
         return
     except Exception as exc:  # a bug or an I/O failure: still leave nothing behind and say so
         log.exception("ingest of version %s failed", version.pk)
-        _fail(version, "ingest_failed", f"the file could not be ingested ({type(exc).__name__}); try again", dest)
+        message = _("the file could not be ingested (%(error)s); try again") % {"error": type(exc).__name__}
+        _fail(version, "ingest_failed", message, dest)
         return
     with transaction.atomic():
         DatasetVersion.objects.for_tenant(tenant).filter(pk=version.pk).update(
@@ -272,15 +280,15 @@ def user_or_none(user: Any) -> AbstractBaseUser | None:
 def synonym_create(*, tenant: Tenant, term: str, column: str, dataset: Dataset | None = None) -> FieldSynonym:
     term, column = term.strip(), column.strip()
     if not term or not column:
-        raise InvalidInput("a synonym needs a term and the column it means", code="invalid_synonym")
+        raise InvalidInput(_("a synonym needs a term and the column it means"), code="invalid_synonym")
     if dataset is not None and dataset.current_version and dataset.current_version.profile:
         names = [c["name"] for c in dataset.current_version.profile["columns"]]
         if column not in names:
-            from apps.datasets.naming import closest
-
             raise InvalidInput(
-                f"dataset {dataset.name!r} has no column {column!r}{closest(column, names)}", code="unknown_column"
+                _("dataset '%(dataset)s' has no column '%(column)s'%(hint)s")
+                % {"dataset": dataset.name, "column": column, "hint": closest(column, names)},
+                code="unknown_column",
             )
     if FieldSynonym.objects.for_tenant(tenant).filter(dataset=dataset, term=term).exists():
-        raise Conflict(f"the synonym {term!r} is already defined", code="synonym_exists")
+        raise Conflict(_("the synonym '%(term)s' is already defined") % {"term": term}, code="synonym_exists")
     return FieldSynonym.objects.create(tenant=tenant, term=term, column=column, dataset=dataset)

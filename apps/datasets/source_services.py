@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.datasets import crypto
 from apps.datasets.connectors import DEFAULT_PORTS
@@ -27,11 +28,15 @@ _CONNECTION_FIELDS = ("host", "port", "database", "schema", "username", "passwor
 
 
 def _text(value: str | None, label: str, *, required: bool = False, limit: int = 255) -> str:
+    """`label` names the field as the API does (host, database...); it stays as it is in every language."""
     text = (value or "").strip()
     if required and not text:
-        raise InvalidInput(f"{label} is required", code="invalid_source")
+        raise InvalidInput(_("%(field)s is required") % {"field": label}, code="invalid_source")
     if len(text) > limit or "\x00" in text:
-        raise InvalidInput(f"{label} must be at most {limit} printable characters", code="invalid_source")
+        raise InvalidInput(
+            _("%(field)s must be at most %(limit)s printable characters") % {"field": label, "limit": limit},
+            code="invalid_source",
+        )
     return text
 
 
@@ -39,21 +44,27 @@ def _tables(tables: list[str] | None) -> list[str]:
     if tables is None:
         return []
     if not isinstance(tables, list) or len(tables) > MAX_ALLOWED_TABLES:
-        raise InvalidInput(f"tables must be a list of at most {MAX_ALLOWED_TABLES} names", code="invalid_source")
-    names = [_text(t if isinstance(t, str) else None, "each table name", required=True) for t in tables]
+        raise InvalidInput(
+            _("tables must be a list of at most %(max)s names") % {"max": MAX_ALLOWED_TABLES}, code="invalid_source"
+        )
+    names = [_text(t if isinstance(t, str) else None, _("each table name"), required=True) for t in tables]
     return list(dict.fromkeys(names))
 
 
 def _check_fields(source: SqlSource) -> None:
     """Normalise and check the connection fields for the source's kind."""
     if source.kind not in SourceKind.values:
-        raise InvalidInput(f"kind must be one of: {', '.join(SourceKind.values)}", code="invalid_source")
+        raise InvalidInput(
+            _("kind must be one of: %(kinds)s") % {"kinds": ", ".join(SourceKind.values)}, code="invalid_source"
+        )
     source.name = _text(source.name, "name", required=True, limit=200)
     if source.kind == SourceKind.SQLITE:
         if source.host or source.port or source.username or source.password_encrypted or source.schema:
             raise InvalidInput(
-                "a SQLite source takes only 'database' (the file name); host, port, user, password and "
-                "schema do not apply",
+                _(
+                    "a SQLite source takes only 'database' (the file name); host, port, user, password and "
+                    "schema do not apply"
+                ),
                 code="invalid_source",
             )
         source.database = relative_name(source.tenant, source.database)
@@ -64,11 +75,11 @@ def _check_fields(source: SqlSource) -> None:
     source.schema = _text(source.schema, "schema")
     if source.kind == SourceKind.MYSQL and source.schema:
         raise InvalidInput(
-            "schema applies to PostgreSQL sources only; for MySQL give the database", code="invalid_source"
+            _("schema applies to PostgreSQL sources only; for MySQL give the database"), code="invalid_source"
         )
     port = source.port or DEFAULT_PORTS[SourceKind(source.kind)]
     if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
-        raise InvalidInput("port must be a number from 1 to 65535", code="invalid_source")
+        raise InvalidInput(_("port must be a number from 1 to 65535"), code="invalid_source")
     source.port = port
 
 
@@ -77,11 +88,14 @@ def _verify(source: SqlSource) -> ConnectionReport:
     try:
         report = connection_check(source)
     except SourceFailure as exc:
-        raise InvalidInput(f"the connection test failed: {exc.message}", code="connection_failed") from None
+        raise InvalidInput(
+            _("the connection test failed: %(reason)s") % {"reason": exc.message}, code="connection_failed"
+        ) from None
     missing = [t for t in source.tables if t not in report.tables]
     if missing:
         raise InvalidInput(
-            f"table {missing[0]!r} does not exist in this database{closest(missing[0], report.tables)}",
+            _("table '%(table)s' does not exist in this database%(hint)s")
+            % {"table": missing[0], "hint": closest(missing[0], report.tables)},
             code="unknown_table",
         )
     source.tested_at = timezone.now()
@@ -90,13 +104,14 @@ def _verify(source: SqlSource) -> ConnectionReport:
 
 def _save(source: SqlSource) -> SqlSource:
     duplicate = SqlSource.objects.for_tenant(source.tenant).filter(name=source.name).exclude(pk=source.pk).exists()
+    taken = _("a source named '%(name)s' already exists") % {"name": source.name}
     if duplicate:
-        raise Conflict(f"a source named {source.name!r} already exists", code="duplicate_source")
+        raise Conflict(taken, code="duplicate_source")
     try:
         with transaction.atomic():
             source.save()
     except IntegrityError:
-        raise Conflict(f"a source named {source.name!r} already exists", code="duplicate_source") from None
+        raise Conflict(taken, code="duplicate_source") from None
     return source
 
 

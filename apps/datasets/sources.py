@@ -17,6 +17,7 @@ from typing import Any
 import sqlglot
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext as _
 from sqlglot import exp
 
 from apps.datasets import engine
@@ -117,10 +118,13 @@ def _require_table(opened: Session, table: str) -> list[tuple[str, str]]:
     """The table's columns, if the source exposes it; a message naming the closest tables otherwise."""
     exposed = _exposed(opened.source, _tables_in(opened))
     if table not in exposed:
-        raise QueryInvalid(f"unknown table {table!r}{closest(table, exposed)}", code="unknown_table")
+        raise QueryInvalid(
+            _("unknown table '%(table)s'%(hint)s") % {"table": table, "hint": closest(table, exposed)},
+            code="unknown_table",
+        )
     columns = _columns(opened, table)
     if not columns:
-        raise QueryInvalid(f"table {table!r} has no readable columns", code="unknown_table")
+        raise QueryInvalid(_("table '%(table)s' has no readable columns") % {"table": table}, code="unknown_table")
     return columns
 
 
@@ -190,13 +194,16 @@ def get_schema(source: SqlSource, table: str) -> TableProfile:
 
 def sample_rows(source: SqlSource, table: str, *, n: int = 10, columns: list[str] | None = None) -> ResultTable:
     if not 1 <= n <= MAX_SAMPLE_ROWS:
-        raise QueryInvalid(f"n must be between 1 and {MAX_SAMPLE_ROWS}", code="invalid_sample_size")
+        raise QueryInvalid(_("n must be between 1 and %(max)s") % {"max": MAX_SAMPLE_ROWS}, code="invalid_sample_size")
     with session(source, introspection=True) as opened:
         names = [name for name, _type in _require_table(opened, table)]
         chosen = columns or names
         for name in chosen:
             if name not in names:
-                raise QueryInvalid(f"unknown column {name!r}{closest(name, names)}", code="unknown_column")
+                raise QueryInvalid(
+                    _("unknown column '%(name)s'%(hint)s") % {"name": name, "hint": closest(name, names)},
+                    code="unknown_column",
+                )
         tree = exp.select(*(_col(c) for c in chosen)).from_(_table(table)).limit(n)
         return opened.run(tree, row_cap=n)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from apps.datasets.connectors import Rendered, Session
 from apps.datasets.errors import SourceFailure
@@ -38,23 +39,29 @@ def sqlite_path(tenant: Tenant, database: str) -> Path:
     folder = sqlite_folder(tenant)
     text = (database or "").strip()
     if not text or "\x00" in text:
-        raise InvalidInput("give the SQLite file's name, e.g. 'sales.db'", code="sqlite_path_required")
+        raise InvalidInput(_("give the SQLite file's name, e.g. 'sales.db'"), code="sqlite_path_required")
     candidate = Path(text)
     real = (candidate if candidate.is_absolute() else folder / candidate).resolve()
     if not real.is_relative_to(folder):
         raise InvalidInput(
-            f"{text!r} is outside this workspace's SQLite folder; only files placed there by an administrator "
-            "(SQLITE_SOURCES_ROOT/<workspace>/) can be used — give the file name relative to that folder",
+            _(
+                "'%(name)s' is outside this workspace's SQLite folder; only files placed there by an administrator "
+                "(SQLITE_SOURCES_ROOT/<workspace>/) can be used — give the file name relative to that folder"
+            )
+            % {"name": text},
             code="sqlite_path_not_allowed",
         )
     if not real.is_file():
         raise InvalidInput(
-            f"no file {text!r} in this workspace's SQLite folder; ask an administrator to place it there",
+            _("no file '%(name)s' in this workspace's SQLite folder; ask an administrator to place it there")
+            % {"name": text},
             code="sqlite_not_found",
         )
     with real.open("rb") as handle:
         if handle.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
-            raise InvalidInput(f"{text!r} is not a SQLite database file", code="sqlite_not_a_database")
+            raise InvalidInput(
+                _("'%(name)s' is not a SQLite database file") % {"name": text}, code="sqlite_not_a_database"
+            )
     return real
 
 
@@ -82,7 +89,7 @@ class SQLiteSession(Session):
     style, engine = "named", "SQLite"
 
     def where(self) -> str:
-        return f"SQLite file {self.source.database!r}"
+        return _("SQLite file '%(name)s'") % {"name": self.source.database}
 
     def open(self) -> None:
         try:
@@ -141,4 +148,4 @@ class SQLiteSession(Session):
             return self.read_only_refused(detail)
         if isinstance(exc, sqlite3.OperationalError | sqlite3.ProgrammingError | sqlite3.IntegrityError):
             return self.rejected(detail)
-        return SourceFailure(f"the query failed on SQLite: {detail}", code="query_failed")
+        return self.failed(detail)

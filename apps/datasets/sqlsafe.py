@@ -14,6 +14,8 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 import sqlglot
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
@@ -25,42 +27,43 @@ MAX_PARAMS = 100
 MAX_DEPTH = 200  # nesting of the parsed statement; deeper trees are refused before any recursive walk
 PLACEHOLDER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
 
-# Statements that are not a single SELECT, with the reason given to the caller.
+# Statements that are not a single SELECT, with the reason given to the caller. The reasons in these
+# tables are marked for translation here and translated when raised, in the language of the request.
 _STATEMENTS: dict[str, str] = {
-    "Insert": "INSERT writes data",
-    "Update": "UPDATE writes data",
-    "Delete": "DELETE writes data",
-    "Merge": "MERGE writes data",
-    "Create": "CREATE changes the schema",
-    "Drop": "DROP changes the schema",
-    "Alter": "ALTER changes the schema",
-    "TruncateTable": "TRUNCATE deletes data",
-    "Grant": "GRANT changes permissions",
-    "Revoke": "REVOKE changes permissions",
-    "Copy": "COPY reads or writes files",
-    "Set": "SET changes session settings",
-    "Pragma": "PRAGMA changes or reads engine settings",
-    "Attach": "ATTACH opens another database",
-    "Detach": "DETACH changes the attached databases",
-    "Use": "USE switches database",
-    "Command": "this statement type is not a query",
-    "Describe": "DESCRIBE/EXPLAIN is not a query",
-    "Show": "SHOW is not a query",
-    "Transaction": "transaction control is managed by the platform",
-    "Commit": "transaction control is managed by the platform",
-    "Rollback": "transaction control is managed by the platform",
-    "LoadData": "LOAD DATA reads files",
+    "Insert": gettext_noop("INSERT writes data"),
+    "Update": gettext_noop("UPDATE writes data"),
+    "Delete": gettext_noop("DELETE writes data"),
+    "Merge": gettext_noop("MERGE writes data"),
+    "Create": gettext_noop("CREATE changes the schema"),
+    "Drop": gettext_noop("DROP changes the schema"),
+    "Alter": gettext_noop("ALTER changes the schema"),
+    "TruncateTable": gettext_noop("TRUNCATE deletes data"),
+    "Grant": gettext_noop("GRANT changes permissions"),
+    "Revoke": gettext_noop("REVOKE changes permissions"),
+    "Copy": gettext_noop("COPY reads or writes files"),
+    "Set": gettext_noop("SET changes session settings"),
+    "Pragma": gettext_noop("PRAGMA changes or reads engine settings"),
+    "Attach": gettext_noop("ATTACH opens another database"),
+    "Detach": gettext_noop("DETACH changes the attached databases"),
+    "Use": gettext_noop("USE switches database"),
+    "Command": gettext_noop("this statement type is not a query"),
+    "Describe": gettext_noop("DESCRIBE/EXPLAIN is not a query"),
+    "Show": gettext_noop("SHOW is not a query"),
+    "Transaction": gettext_noop("transaction control is managed by the platform"),
+    "Commit": gettext_noop("transaction control is managed by the platform"),
+    "Rollback": gettext_noop("transaction control is managed by the platform"),
+    "LoadData": gettext_noop("LOAD DATA reads files"),
 }
 
 # Constructs refused inside a SELECT, with the reason.
 _REFUSED_NODES: dict[str, str] = {
-    "Into": "SELECT INTO creates a table or writes a file",
-    "Lock": "FOR UPDATE/FOR SHARE takes locks",
-    "Hint": "optimizer hints can override the platform's limits",
-    "Parameter": "use :name placeholders for values (not $1, ? or @variables)",
-    "SessionParameter": "server variables (@@...) are not readable",
-    "PropertyEQ": "assignments (:=) are not allowed",
-    "Kwarg": "named arguments are not allowed",
+    "Into": gettext_noop("SELECT INTO creates a table or writes a file"),
+    "Lock": gettext_noop("FOR UPDATE/FOR SHARE takes locks"),
+    "Hint": gettext_noop("optimizer hints can override the platform's limits"),
+    "Parameter": gettext_noop("use :name placeholders for values (not $1, ? or @variables)"),
+    "SessionParameter": gettext_noop("server variables (@@...) are not readable"),
+    "PropertyEQ": gettext_noop("assignments (:=) are not allowed"),
+    "Kwarg": gettext_noop("named arguments are not allowed"),
 }
 
 _ALLOWED_NODE_NAMES = """
@@ -105,15 +108,23 @@ ALLOWED_FUNCTION_NAMES = frozenset(
 
 # Refused by name wherever they appear, with the reason: file access, sleeping, server control, extensions.
 DENIED_FUNCTIONS: dict[str, str] = {
-    **dict.fromkeys(("pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_stat_file"), "it reads server files"),
-    **dict.fromkeys(("lo_import", "lo_export", "lo_get", "lo_put", "load_file"), "it reads or writes server files"),
-    **dict.fromkeys(("readfile", "writefile", "edit", "fts3_tokenizer"), "it reads or writes files"),
-    **dict.fromkeys(("pg_sleep", "pg_sleep_for", "pg_sleep_until", "sleep", "benchmark"), "it only burns time"),
-    **dict.fromkeys(("dblink", "dblink_exec", "dblink_connect"), "it connects to other databases"),
-    **dict.fromkeys(("set_config", "current_setting"), "it reads or changes server settings"),
-    **dict.fromkeys(("pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf"), "it controls the server"),
-    "load_extension": "it loads native code",
-    "query_to_xml": "it runs SQL given as text",
+    **dict.fromkeys(
+        ("pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_stat_file"), gettext_noop("it reads server files")
+    ),
+    **dict.fromkeys(
+        ("lo_import", "lo_export", "lo_get", "lo_put", "load_file"), gettext_noop("it reads or writes server files")
+    ),
+    **dict.fromkeys(("readfile", "writefile", "edit", "fts3_tokenizer"), gettext_noop("it reads or writes files")),
+    **dict.fromkeys(
+        ("pg_sleep", "pg_sleep_for", "pg_sleep_until", "sleep", "benchmark"), gettext_noop("it only burns time")
+    ),
+    **dict.fromkeys(("dblink", "dblink_exec", "dblink_connect"), gettext_noop("it connects to other databases")),
+    **dict.fromkeys(("set_config", "current_setting"), gettext_noop("it reads or changes server settings")),
+    **dict.fromkeys(
+        ("pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf"), gettext_noop("it controls the server")
+    ),
+    "load_extension": gettext_noop("it loads native code"),
+    "query_to_xml": gettext_noop("it runs SQL given as text"),
 }
 _DENIED_PREFIXES = ("pg_", "lo_", "dblink", "sqlite_", "pragma_")
 
@@ -131,7 +142,12 @@ _ALLOWED_FUNCTIONS = frozenset(_classes(_ALLOWED_FUNCTION_CLASSES))
 
 
 def refuse(what: str, code: str = "sql_refused") -> QueryInvalid:
-    return QueryInvalid(f"SQL refused, nothing was executed: {what}", code=code)
+    """`what` is the reason, already in the user's language."""
+    return QueryInvalid(_("SQL refused, nothing was executed: %(reason)s") % {"reason": what}, code=code)
+
+
+def _not_select(reason: str) -> str:
+    return _("only one SELECT may run, and %(reason)s") % {"reason": reason}
 
 
 def function_name(node: exp.Func) -> str:
@@ -141,14 +157,24 @@ def function_name(node: exp.Func) -> str:
 def _check_function(node: exp.Func) -> None:
     name = function_name(node)
     if name in DENIED_FUNCTIONS:
-        raise refuse(f"function {name}() is not allowed: {DENIED_FUNCTIONS[name]}", "sql_function_refused")
+        reason = _(DENIED_FUNCTIONS[name])
+        raise refuse(
+            _("function %(name)s() is not allowed: %(reason)s") % {"name": name, "reason": reason},
+            "sql_function_refused",
+        )
     if name.startswith(_DENIED_PREFIXES):
-        raise refuse(f"function {name}() is not allowed: system functions are refused", "sql_function_refused")
+        raise refuse(
+            _("function %(name)s() is not allowed: system functions are refused") % {"name": name},
+            "sql_function_refused",
+        )
     allowed = name in ALLOWED_FUNCTION_NAMES if isinstance(node, exp.Anonymous) else type(node) in _ALLOWED_FUNCTIONS
     if not allowed:
         raise refuse(
-            f"function {name}() is not on the list of allowed functions; use standard aggregates, "
-            "string, number and date functions",
+            _(
+                "function %(name)s() is not on the list of allowed functions; use standard aggregates, "
+                "string, number and date functions"
+            )
+            % {"name": name},
             "sql_function_refused",
         )
 
@@ -156,17 +182,18 @@ def _check_function(node: exp.Func) -> None:
 def _check_node(node: exp.Expr) -> None:
     kind = type(node).__name__
     if kind in _REFUSED_NODES:
-        raise refuse(_REFUSED_NODES[kind])
+        raise refuse(_(_REFUSED_NODES[kind]))
     if kind in _STATEMENTS:
-        raise refuse(f"only one SELECT may run, and {_STATEMENTS[kind]}", "sql_not_select")
+        raise refuse(_not_select(_(_STATEMENTS[kind])), "sql_not_select")
     if isinstance(node, exp.Placeholder) and not PLACEHOLDER_NAME.match(node.name or ""):
-        raise refuse("use :name placeholders for values (not ? or %s)")
+        # xgettext:no-python-format
+        raise refuse(_("use :name placeholders for values (not ? or %s)"))
     if type(node) in _ALLOWED_NODES:  # exact classes: a subclass is not trusted by inheritance
         return
     if isinstance(node, exp.Func):
         _check_function(node)
     else:
-        raise refuse(f"the construct {kind} is not allowed in a read-only query")
+        raise refuse(_("the construct %(kind)s is not allowed in a read-only query") % {"kind": kind})
 
 
 class _Tables:
@@ -210,19 +237,29 @@ class _Tables:
         name, db = self.ident(table.this), self.ident(table.args.get("db"))
         shown = table.name
         if table.args.get("catalog") is not None:
-            raise refuse(f"{table.sql(self.dialect)}: other databases are not reachable", "sql_table_refused")
+            raise refuse(
+                _("%(table)s: other databases are not reachable") % {"table": table.sql(self.dialect)},
+                "sql_table_refused",
+            )
         if db:
             if db.lower() in SYSTEM_SCHEMAS:
-                raise refuse(f"{shown!r}: system catalogs ({db}) are not readable", "sql_table_refused")
+                raise refuse(
+                    _("'%(table)s': system catalogs (%(schema)s) are not readable") % {"table": shown, "schema": db},
+                    "sql_table_refused",
+                )
             if db != self.fold(self.schema or "", quoted=True) and not (self.dialect == "sqlite" and db == "main"):
-                raise refuse(f"{shown!r}: schema {db!r} is not this source's schema", "sql_table_refused")
+                raise refuse(
+                    _("'%(table)s': schema '%(schema)s' is not this source's schema") % {"table": shown, "schema": db},
+                    "sql_table_refused",
+                )
         elif name in visible:
             return  # a CTE defined around this reference
         if name.lower() in SYSTEM_SCHEMAS or name.lower().startswith(_SYSTEM_TABLE_PREFIXES):
-            raise refuse(f"{shown!r}: system catalogs are not readable", "sql_table_refused")
+            raise refuse(_("'%(table)s': system catalogs are not readable") % {"table": shown}, "sql_table_refused")
         if name not in self.exposed:
             raise refuse(
-                f"table {shown!r} is not exposed by this source{closest(shown, self.exposed.values())}",
+                _("table '%(table)s' is not exposed by this source%(hint)s")
+                % {"table": shown, "hint": closest(shown, self.exposed.values())},
                 "sql_table_refused",
             )
 
@@ -232,17 +269,20 @@ def _parse_one(sql: str, dialect: str) -> exp.Expr:
         tokens = sqlglot.tokenize(sql, read=dialect)
         statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None]
     except (ParseError, TokenError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else "syntax error"
-        raise refuse(f"the SQL could not be parsed ({first})", "sql_syntax") from None
+        first = str(exc).splitlines()[0] if str(exc) else _("syntax error")
+        raise refuse(_("the SQL could not be parsed (%(error)s)") % {"error": first}, "sql_syntax") from None
     except RecursionError:
-        raise refuse("the SQL is nested too deeply", "sql_too_complex") from None
+        raise refuse(_("the SQL is nested too deeply"), "sql_too_complex") from None
     for token in tokens:
         if any(c.lstrip().startswith(("!", "M!", "+")) for c in token.comments):
-            raise refuse("executable comments and hints (/*! ... */, /*+ ... */) are not allowed")
+            raise refuse(_("executable comments and hints (/*! ... */, /*+ ... */) are not allowed"))
     if not statements:
-        raise refuse("no statement was given", "sql_syntax")
+        raise refuse(_("no statement was given"), "sql_syntax")
     if len(statements) > 1:
-        raise refuse(f"exactly one statement may run, and {len(statements)} were given", "sql_multiple_statements")
+        raise refuse(
+            _("exactly one statement may run, and %(count)s were given") % {"count": len(statements)},
+            "sql_multiple_statements",
+        )
     return statements[0]
 
 
@@ -251,7 +291,7 @@ def _check_depth(tree: exp.Expr) -> None:
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise refuse(f"the SQL is nested more than {MAX_DEPTH} levels deep", "sql_too_complex")
+            raise refuse(_("the SQL is nested more than %(max)s levels deep") % {"max": MAX_DEPTH}, "sql_too_complex")
         stack.extend((child, depth + 1) for child in node.iter_expressions())
 
 
@@ -262,14 +302,14 @@ def _apply_row_cap(tree: exp.Expr, row_cap: int) -> None:
     if isinstance(limit, exp.Fetch):
         options = limit.args.get("limit_options")
         if options is not None and (options.args.get("percent") or options.args.get("with_ties")):
-            raise refuse("FETCH with PERCENT or WITH TIES is not supported; use LIMIT")
+            raise refuse(_("FETCH with PERCENT or WITH TIES is not supported; use LIMIT"))
         limit = exp.Limit(expression=limit.args.get("count") or exp.Literal.number(1))
     if limit is None:
         count = wanted
     else:
         value = limit.expression
         if not (isinstance(value, exp.Literal) and not value.is_string and value.name.isdigit()):
-            raise refuse("LIMIT must be a whole number")
+            raise refuse(_("LIMIT must be a whole number"))
         count = min(int(value.name), wanted)
     tree.set("limit", exp.Limit(expression=exp.Literal.number(count)))
 
@@ -277,14 +317,17 @@ def _apply_row_cap(tree: exp.Expr, row_cap: int) -> None:
 def check_params(tree: exp.Expr, params: Mapping[str, Any]) -> None:
     used = {p.name for p in tree.find_all(exp.Placeholder)}
     if len(params) > MAX_PARAMS:
-        raise refuse(f"at most {MAX_PARAMS} parameters are accepted", "sql_params")
+        raise refuse(_("at most %(max)s parameters are accepted") % {"max": MAX_PARAMS}, "sql_params")
     for name, value in params.items():
         if value is not None and not isinstance(value, str | int | float | bool):
-            raise refuse(f"parameter {name!r} must be text, a number, true/false or null", "sql_params")
+            raise refuse(
+                _("parameter '%(name)s' must be text, a number, true/false or null") % {"name": name}, "sql_params"
+            )
     if missing := sorted(used - params.keys()):
-        raise refuse("no value given for " + ", ".join(f":{n}" for n in missing) + " in params", "sql_params")
+        names = ", ".join(f":{n}" for n in missing)
+        raise refuse(_("no value given for %(names)s in params") % {"names": names}, "sql_params")
     if unused := sorted(params.keys() - used):
-        raise refuse("params not used by the SQL: " + ", ".join(unused), "sql_params")
+        raise refuse(_("params not used by the SQL: %(names)s") % {"names": ", ".join(unused)}, "sql_params")
 
 
 def check_select(
@@ -298,16 +341,17 @@ def check_select(
 ) -> exp.Expr:
     """The checked statement, ready to run, or QueryInvalid saying what was refused and why."""
     if not isinstance(sql, str) or not sql.strip():
-        raise refuse("no SQL was given", "sql_syntax")
+        raise refuse(_("no SQL was given"), "sql_syntax")
     if len(sql) > MAX_SQL_CHARS:
-        raise refuse(f"the SQL is longer than {MAX_SQL_CHARS} characters", "sql_too_long")
+        raise refuse(_("the SQL is longer than %(max)s characters") % {"max": MAX_SQL_CHARS}, "sql_too_long")
     if "\x00" in sql:
-        raise refuse("the SQL contains a NUL character", "sql_syntax")
+        raise refuse(_("the SQL contains a NUL character"), "sql_syntax")
     tree = _parse_one(sql, dialect)
     _check_depth(tree)
     if not isinstance(tree, exp.Select | exp.SetOperation):
-        reason = _STATEMENTS.get(type(tree).__name__, "it is not a SELECT")
-        raise refuse(f"only one SELECT may run, and {reason}", "sql_not_select")
+        kind = type(tree).__name__
+        reason = _(_STATEMENTS[kind]) if kind in _STATEMENTS else _("it is not a SELECT")
+        raise refuse(_not_select(reason), "sql_not_select")
     for node in tree.walk():
         _check_node(node)
     _Tables(dialect, exposed, schema).walk(tree, frozenset())

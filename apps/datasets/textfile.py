@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 
 import duckdb
+from django.utils.translation import gettext as _
 
 from apps.datasets.columns import IngestReport, Progress, check_header, drop_blank_columns, infer_types
 from apps.datasets.errors import IngestRejected
@@ -67,8 +68,10 @@ def transcode(src: Path, dest: Path, encoding: str) -> None:
     except UnicodeDecodeError as exc:
         dest.unlink(missing_ok=True)
         raise IngestRejected(
-            "the file's text encoding is not recognised (tried UTF-8, UTF-16 and GBK/GB18030); save it as "
-            "'CSV UTF-8' and upload it again",
+            _(
+                "the file's text encoding is not recognised (tried UTF-8, UTF-16 and GBK/GB18030); save it as "
+                "'CSV UTF-8' and upload it again"
+            ),
             code="unsupported_encoding",
         ) from exc
 
@@ -84,7 +87,8 @@ def _sample_lines(path: Path, header_row: int) -> list[str]:
     lines = lines[header_row - 1 :]
     if not lines or not lines[0].strip():
         raise IngestRejected(
-            f"line {header_row} of the file is empty or missing; set the header row to the line with the column names",
+            _("line %(line)s of the file is empty or missing; set the header row to the line with the column names")
+            % {"line": header_row},
             code="blank_header",
         )
     return lines[:200]
@@ -174,7 +178,7 @@ def _read_into_table(
                 raise _NotUtf8 from exc
             raise _explain(path, delimiter, len(names), header_row, exc) from exc
     raise IngestRejected(
-        "some values do not match the type of their column; check the file for mixed values", code="ingest_failed"
+        _("some values do not match the type of their column; check the file for mixed values"), code="ingest_failed"
     )
 
 
@@ -206,29 +210,37 @@ class _watch_progress:  # noqa: N801 - used as a context manager
 
 def _explain(path: Path, delimiter: str, width: int, header_row: int, exc: duckdb.Error) -> IngestRejected:
     """Turn a DuckDB CSV error into a message that names the line and says what to do."""
-    shown = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "vertical bar"}[delimiter]
+    shown = {"\t": _("tab"), ",": _("comma"), ";": _("semicolon"), "|": _("vertical bar")}[delimiter]
     with path.open("r", encoding="utf-8-sig", newline="") as handle:
-        for _ in range(header_row - 1):
+        for _skipped in range(header_row - 1):
             handle.readline()
         reader = csv.reader(handle, delimiter=delimiter, strict=False)
         for row in reader:
             if not row or row == [""]:
                 continue
+            counts = {"line": reader.line_num + header_row - 1, "values": len(row), "width": width}
             if len(row) > width:
                 return IngestRejected(
-                    f"line {reader.line_num + header_row - 1} has {len(row)} values but the header has {width} "
-                    f"columns: a value probably contains the {shown} without quotes; put such values in double "
-                    'quotes ("a, b") or fix that line',
+                    _(
+                        "line %(line)s has %(values)s values but the header has %(width)s columns: a value probably "
+                        'contains the %(delimiter)s without quotes; put such values in double quotes ("a, b") or '
+                        "fix that line"
+                    )
+                    % {**counts, "delimiter": shown},
                     code="ragged_rows",
                 )
             if len(row) < width:
                 return IngestRejected(
-                    f"line {reader.line_num + header_row - 1} has {len(row)} values but the header has {width} "
-                    "columns; add the missing values (empty is fine) or fix that line",
+                    _(
+                        "line %(line)s has %(values)s values but the header has %(width)s columns; add the missing "
+                        "values (empty is fine) or fix that line"
+                    )
+                    % counts,
                     code="ragged_rows",
                 )
     detail = re.sub(r"\s+", " ", str(exc).split("\n")[0])[:200]
     return IngestRejected(
-        f"the CSV could not be read ({detail}); check that it is a plain CSV with one header row",
+        _("the CSV could not be read (%(detail)s); check that it is a plain CSV with one header row")
+        % {"detail": detail},
         code="invalid_csv",
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE
 
@@ -10,6 +11,14 @@ from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE
 @pytest.fixture(autouse=True)
 def _data_dir(settings, tmp_path):
     settings.TENANT_DATA_ROOT = tmp_path / "tenants"
+
+
+@pytest.fixture(autouse=True)
+def _english_messages():
+    """Engine-level tests assert on English messages (the default language is Chinese); requests
+    still choose their own language through Accept-Language or the portal's language cookie."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
 
 from apps.datasets import selectors
 from apps.datasets.demo import ORDERS, demo_datasets_seed
@@ -33,11 +34,13 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         tenant = tenant_by_slug(slug=opts["tenant"])
         if tenant is None:
-            raise CommandError(f"no tenant with slug {opts['tenant']!r}; run seed_demo or create_tenant first")
+            raise CommandError(
+                _("no tenant with slug '%(slug)s'; run seed_demo or create_tenant first") % {"slug": opts["tenant"]}
+            )
         try:
             versions = demo_datasets_seed(tenant=tenant)
         except IngestRejected as exc:
-            raise CommandError(f"a demo dataset could not be ingested: {exc.message}") from exc
+            raise CommandError(_("a demo dataset could not be ingested: %(reason)s") % {"reason": exc.message}) from exc
         for version in versions:
             self.stdout.write(f"  Dataset:  {version.dataset.name} (id {version.dataset_id}, {version.row_count} rows)")
         orders = selectors.dataset_get(tenant=tenant, key=ORDERS)
