@@ -173,6 +173,12 @@ PLAN_LIMITS = {
     "team": {"max_upload_bytes": 500 * 1024**2, "max_rows": 5_000_000},
     "enterprise": {"max_upload_bytes": 2 * 1024**3, "max_rows": 50_000_000},
 }
+# Monthly quotas per plan, checked before a run starts (runs, LLM tokens) and before an upload (storage).
+PLAN_QUOTAS: dict[str, dict[str, int | None]] = {
+    "free": {"runs_per_month": 300, "tokens_per_month": 2_000_000, "storage_bytes": 1 * 1024**3},
+    "team": {"runs_per_month": 5_000, "tokens_per_month": 50_000_000, "storage_bytes": 20 * 1024**3},
+    "enterprise": {"runs_per_month": None, "tokens_per_month": None, "storage_bytes": None},
+}
 QUERY_TIMEOUT_SECONDS = env.float("QUERY_TIMEOUT_SECONDS", default=20.0)
 QUERY_MAX_ROWS = 10_000  # rows a query may return (QuerySpec limit, SQL row cap)
 DUCKDB_MEMORY_LIMIT = env.str("DUCKDB_MEMORY_LIMIT", default="1GB")

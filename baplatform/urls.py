@@ -13,6 +13,7 @@ api_v1 = [
     path("", include("apps.datasets.api_sources_urls")),
     path("", include("apps.datasets.api_outputs_urls")),
     path("", include("apps.conversations.api_urls")),
+    path("", include("apps.audit.api_urls")),
 ]
 
 urlpatterns = [

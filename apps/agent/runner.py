@@ -22,6 +22,8 @@ from apps.agent.response import AskResponse, AuditOut, LlmUsageOut
 from apps.agent.rules import verification_rules
 from apps.agent.state import RunContext, RunState
 from apps.agent.tools import DataBinding, Tool, tools_for
+from apps.audit.quotas import check_run_allowed
+from apps.audit.services import run_record
 from apps.tenants.errors import InvalidInput
 
 log = logging.getLogger(__name__)
@@ -71,6 +73,8 @@ def answer_question(
     model_name = model_name or getattr(model, "model_name", None) or type(model).__name__
     prompt = load_prompt(PROMPT_NAME)
     lang = language_of(question)
+    check_run_allowed(binding.tenant)  # before anything is spent
+    run_record(tenant=binding.tenant, trace_id=trace_id, actor=actor, model=model_name)
     sink("run.started", question=question, source=binding.name, source_type=binding.source_type, model=model_name)
     ctx = RunContext(
         binding=binding,

@@ -37,6 +37,11 @@ class InterceptionLog(TenantOwnedModel):
     model = models.CharField(max_length=100, blank=True)
     prompt_version = models.CharField(max_length=64, blank=True)
     actor = models.CharField(max_length=200, blank=True)
+    pattern_codes = models.CharField(
+        max_length=500, blank=True, help_text="codes of the matched patterns, for filtering"
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    false_positive = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -86,3 +91,61 @@ class RequiredToolRule(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source_type}: all {self.all_of}, any {self.any_of}"
+
+
+class AuditEvent(TenantOwnedModel):
+    """One tool call of a run: what was asked, against which data, what came back (digest), how long."""
+
+    trace_id = models.CharField(max_length=64, db_index=True)
+    step = models.PositiveIntegerField()
+    call_id = models.CharField(max_length=100)
+    actor = models.CharField(max_length=200, blank=True, help_text="user:NAME or token:PREFIX")
+    tool = models.CharField(max_length=40)
+    arguments = models.JSONField(default=dict)
+    status = models.CharField(max_length=20)
+    error = models.TextField(blank=True)
+    result_digest = models.CharField(max_length=64, blank=True, help_text="sha256 of the result's columns and rows")
+    result_size = models.PositiveIntegerField(default=0, help_text="bytes of the result as JSON")
+    rows = models.PositiveIntegerField(default=0)
+    rows_scanned = models.BigIntegerField(default=0)
+    latency_ms = models.FloatField(default=0.0)
+    prompt_version = models.CharField(max_length=64, blank=True)
+    source_type = models.CharField(max_length=10)
+    dataset_version = models.ForeignKey(
+        "datasets.DatasetVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    source = models.ForeignKey("datasets.SqlSource", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    table = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        ordering = ["trace_id", "step", "id"]
+        indexes = [models.Index(fields=["tenant", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.trace_id[:8]} step {self.step} {self.tool}"
+
+
+class UsageKind(models.TextChoices):
+    LLM_CALL = "llm_call", "LLM call"
+    QUERY = "query", "query"
+    RUN = "run", "run"
+
+
+class UsageRecord(TenantOwnedModel):
+    """What a tenant used: each LLM call (tokens, cost), each query (rows), each run. Billing sums these."""
+
+    kind = models.CharField(max_length=12, choices=UsageKind.choices)
+    trace_id = models.CharField(max_length=64, blank=True, db_index=True)
+    actor = models.CharField(max_length=200, blank=True)
+    model = models.CharField(max_length=100, blank=True)
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
+    cost_usd = models.DecimalField(max_digits=14, decimal_places=8, default=0)
+    rows = models.BigIntegerField(default=0, help_text="queries: rows scanned")
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["tenant", "kind", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.model} {self.created_at:%Y-%m-%d}"

@@ -1,10 +1,15 @@
-"""Writes to the audit tables."""
+"""Writes to the audit tables: interceptions, one AuditEvent per tool call, and the usage ledger."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from decimal import Decimal
 from typing import Any
 
-from apps.audit.models import InterceptionLog
+from django.db import transaction
+
+from apps.audit.models import AuditEvent, InterceptionLog, UsageKind, UsageRecord
 from apps.tenants.models import Tenant
 
 
@@ -39,4 +44,85 @@ def interception_record(
         model=model[:100],
         prompt_version=prompt_version,
         actor=actor[:200],
+        pattern_codes=",".join(sorted({str(m.get("pattern", "")) for m in matched_patterns}))[:500],
+    )
+
+
+def result_digest(*, columns: list[str], rows: list[list[Any]], row_count: int, payload: Any) -> tuple[str, int]:
+    """A stable fingerprint of a tool result (and its size as JSON): replays compare these."""
+    body = json.dumps(
+        {"columns": columns, "rows": rows, "row_count": row_count, "payload": payload},
+        sort_keys=True,
+        ensure_ascii=False,
+        default=str,
+        separators=(",", ":"),
+    ).encode()
+    return hashlib.sha256(body).hexdigest(), len(body)
+
+
+def tool_call_record(
+    *,
+    tenant: Tenant,
+    trace_id: str,
+    actor: str,
+    prompt_version: str,
+    source_type: str,
+    dataset_version_id: int | None,
+    source_id: int | None,
+    outcome: Any,
+    rows_scanned: int,
+) -> AuditEvent:
+    """The tool call's audit row and, for queries, its usage row: both or neither."""
+    digest, size = ("", 0)
+    if outcome.status == "ok":
+        digest, size = result_digest(
+            columns=outcome.columns, rows=outcome.rows, row_count=outcome.row_count, payload=outcome.payload
+        )
+    with transaction.atomic():
+        event = AuditEvent.objects.create(
+            tenant=tenant,
+            trace_id=trace_id,
+            step=outcome.step,
+            call_id=outcome.call_id[:100],
+            actor=actor[:200],
+            tool=outcome.name[:40],
+            arguments=outcome.arguments,
+            status=outcome.status,
+            error=outcome.error,
+            result_digest=digest,
+            result_size=size,
+            rows=outcome.row_count,
+            rows_scanned=rows_scanned,
+            latency_ms=outcome.latency_ms,
+            prompt_version=prompt_version,
+            source_type=source_type,
+            dataset_version_id=dataset_version_id,
+            source_id=source_id,
+            table=str(outcome.arguments.get("table") or "")[:255] if isinstance(outcome.arguments, dict) else "",
+        )
+        if outcome.status == "ok" and outcome.name in ("run_query", "execute_sql_safe", "sample_rows"):
+            UsageRecord.objects.create(
+                tenant=tenant, kind=UsageKind.QUERY, trace_id=trace_id, actor=actor[:200], rows=rows_scanned
+            )
+    return event
+
+
+def llm_call_record(
+    *, tenant: Tenant, trace_id: str, actor: str, model: str, input_tokens: int, output_tokens: int, cost_usd: float
+) -> UsageRecord:
+    return UsageRecord.objects.create(
+        tenant=tenant,
+        kind=UsageKind.LLM_CALL,
+        trace_id=trace_id,
+        actor=actor[:200],
+        model=model[:100],
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        cost_usd=Decimal(str(round(cost_usd, 8))),
+    )
+
+
+def run_record(*, tenant: Tenant, trace_id: str, actor: str, model: str) -> UsageRecord:
+    return UsageRecord.objects.create(
+        tenant=tenant, kind=UsageKind.RUN, trace_id=trace_id, actor=actor[:200], model=model[:100]
     )

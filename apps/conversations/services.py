@@ -17,6 +17,7 @@ from django.utils import timezone
 from apps.agent.events import RunEvent as AgentEvent
 from apps.agent.runner import answer_question, check_question
 from apps.agent.tools import DataBinding
+from apps.audit.quotas import check_run_allowed
 from apps.conversations.broadcast import broadcast
 from apps.conversations.models import ACTIVE, Conversation, Message, Run, RunEvent, RunStatus
 from apps.datasets.models import Dataset, SqlSource
@@ -76,6 +77,7 @@ def ask_create(*, conversation: Conversation, question: str, actor: str) -> Run:
     """Record the question and its queued run; refuse while another run of the conversation is active."""
     question = check_question(question)
     _binding(conversation)  # a clear error now rather than a failed run later
+    check_run_allowed(conversation.tenant)
     tenant = conversation.tenant
     with transaction.atomic():
         locked = Conversation.objects.for_tenant(tenant).select_for_update().get(pk=conversation.pk)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from django.conf import settings
@@ -108,10 +111,23 @@ def _cache_key(version: DatasetVersion, spec: QuerySpec) -> str:
     return f"qs:{version.tenant_id}:{hashlib.sha256(payload.encode()).hexdigest()}"
 
 
+_fresh_only: ContextVar[bool] = ContextVar("fresh_only", default=False)
+
+
+@contextmanager
+def fresh_results() -> Iterator[None]:
+    """Within the block, queries run on the engine even when a cached result exists (replays)."""
+    token = _fresh_only.set(True)
+    try:
+        yield
+    finally:
+        _fresh_only.reset(token)
+
+
 def run_query(*, version: DatasetVersion, spec: QuerySpec) -> ResultTable:
     """Compile and run a QuerySpec on a ready version; results are cached per (version, spec)."""
     key = _cache_key(version, spec)
-    cached = cache.get(key)
+    cached = None if _fresh_only.get() else cache.get(key)
     if cached is not None:
         return ResultTable.model_validate(cached)
     result = execute_spec(version_file(version), schema_of(version).kinds(), spec)

@@ -23,6 +23,7 @@ from django.db.models import Max
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from apps.audit.quotas import check_storage_allowed
 from apps.datasets import engine, storage
 from apps.datasets.errors import IngestRejected
 from apps.datasets.excel import unknown_sheet
@@ -58,6 +59,7 @@ def upload_receive(
             % {"size": _human(size), "limit": _human(limit)},
             code="file_too_large",
         )
+    check_storage_allowed(tenant, size or 0)
     directory = storage.uploads_dir(tenant)
     digest, written = hashlib.sha256(), 0
     fd, temp_name = tempfile.mkstemp(dir=directory, prefix=".incoming-")

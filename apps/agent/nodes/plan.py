@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 from apps.agent import llm
 from apps.agent.messages import user_error
 from apps.agent.state import LlmCall, RunContext, RunState
+from apps.audit.services import llm_call_record
 from apps.tenants.errors import PlatformError
 
 log = logging.getLogger(__name__)
@@ -66,6 +67,15 @@ def plan(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         output_tokens=output_tokens,
         cost_usd=llm.cost_usd(ctx.model_name, input_tokens, output_tokens),
         latency_ms=round((time.perf_counter() - started) * 1000, 3),
+    )
+    llm_call_record(
+        tenant=ctx.binding.tenant,
+        trace_id=ctx.trace_id,
+        actor=ctx.actor,
+        model=ctx.model_name,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        cost_usd=call.cost_usd,
     )
     planned = [{"name": c["name"], "args": c["args"]} for c in reply.tool_calls]
     ctx.emit("plan", step=state.steps + 1, text=text_of(reply) if planned else "", tool_calls=planned)

@@ -11,10 +11,34 @@ from langgraph.runtime import Runtime
 from apps.agent.messages import user_error
 from apps.agent.state import RunContext, RunState
 from apps.agent.tools import ToolOutcome, run_tool
+from apps.audit.services import tool_call_record
 
 
 def _key(name: str, args: dict[str, Any]) -> str:
     return name + json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _rows_scanned(ctx: RunContext, outcome: ToolOutcome) -> int:
+    """File queries scan the whole table; elsewhere the rows returned are what is known."""
+    version = ctx.binding.version
+    if outcome.name == "run_query" and version is not None and version.row_count is not None:
+        return int(version.row_count)
+    return outcome.row_count
+
+
+def _audit(ctx: RunContext, outcome: ToolOutcome) -> None:
+    binding = ctx.binding
+    tool_call_record(
+        tenant=binding.tenant,
+        trace_id=ctx.trace_id,
+        actor=ctx.actor,
+        prompt_version=ctx.prompt.version,
+        source_type=binding.source_type,
+        dataset_version_id=binding.version.pk if binding.version is not None else None,
+        source_id=binding.source.pk if binding.source is not None else None,
+        outcome=outcome,
+        rows_scanned=_rows_scanned(ctx, outcome) if outcome.status == "ok" else 0,
+    )
 
 
 def tool(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
@@ -46,6 +70,7 @@ def tool(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
             previous=[*state.outcomes, *outcomes],
         )
         outcomes.append(outcome)
+        _audit(ctx, outcome)
         ctx.emit(
             "tool.finished",
             step=state.steps,

@@ -1,0 +1,107 @@
+"""REST endpoints for tenant admins: the audit trail, interceptions, replays and billing."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from django.http import HttpResponse
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from apps.audit import selectors
+from apps.audit.models import AuditEvent, InterceptionLog
+from apps.audit.replay import replay
+from apps.tenants.api_base import TenantAPIView
+from apps.tenants.scopes import AUDIT_READ, BILLING_READ
+
+
+def event_out(event: AuditEvent) -> dict[str, Any]:
+    return {
+        "trace_id": event.trace_id,
+        "step": event.step,
+        "tool": event.tool,
+        "arguments": event.arguments,
+        "status": event.status,
+        "error": event.error,
+        "rows": event.rows,
+        "rows_scanned": event.rows_scanned,
+        "latency_ms": event.latency_ms,
+        "result_digest": event.result_digest,
+        "result_size": event.result_size,
+        "actor": event.actor,
+        "prompt_version": event.prompt_version,
+        "dataset_version": event.dataset_version_id,
+        "source": event.source_id,
+        "created_at": event.created_at,
+    }
+
+
+def interception_out(log: InterceptionLog) -> dict[str, Any]:
+    return {
+        "id": log.pk,
+        "trace_id": log.trace_id,
+        "question": log.question,
+        "draft": log.draft,
+        "reason": log.reason,
+        "reasons": log.reasons,
+        "matched_patterns": log.matched_patterns,
+        "ungrounded": log.ungrounded,
+        "model": log.model,
+        "actor": log.actor,
+        "false_positive": log.false_positive,
+        "created_at": log.created_at,
+    }
+
+
+class AuditEventListView(TenantAPIView):
+    """Every tool call (?trace_id= for one run), newest first."""
+
+    scope_map = {"GET": AUDIT_READ}
+
+    def get(self, request: Request) -> Response:
+        trace_id = request.query_params.get("trace_id") or None
+        return self.paginate(selectors.audit_events(tenant=self.tenant, trace_id=trace_id), event_out)
+
+
+class InterceptionListView(TenantAPIView):
+    scope_map = {"GET": AUDIT_READ}
+
+    def get(self, request: Request) -> Response:
+        return self.paginate(selectors.interceptions(tenant=self.tenant), interception_out)
+
+
+class ReplayView(TenantAPIView):
+    """Re-execute a run's tool calls (`?current=1`: against the datasets' current versions)."""
+
+    scope_map = {"POST": AUDIT_READ}
+
+    def post(self, request: Request, trace_id: str) -> Response:
+        current = request.query_params.get("current") in ("1", "true")
+        report = replay(trace_id=trace_id, tenant=self.tenant, against_current=current)
+        steps = [asdict(s) for s in report.steps]
+        return Response(
+            {"trace_id": trace_id, "against": report.against, "differences": len(report.differences), "steps": steps}
+        )
+
+
+class BillingView(TenantAPIView):
+    """The month's usage (?month=YYYY-MM): totals, by day, by user/token, by model; quotas and storage."""
+
+    scope_map = {"GET": BILLING_READ}
+
+    def get(self, request: Request) -> Response:
+        return Response(selectors.billing_summary(tenant=self.tenant, month=request.query_params.get("month")))
+
+
+class BillingExportView(TenantAPIView):
+    scope_map = {"GET": BILLING_READ}
+
+    def get(self, request: Request) -> HttpResponse:
+        month = request.query_params.get("month")
+        content = selectors.billing_csv(tenant=self.tenant, month=month)
+        name = f"usage-{self.tenant.slug}-{selectors.month_bounds(month)[0]:%Y-%m}.csv"
+        response = HttpResponse(content, content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        response["Cache-Control"] = "private, no-store"
+        return response
