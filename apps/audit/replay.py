@@ -9,6 +9,7 @@ external and are not replayed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -53,7 +54,7 @@ def _events(trace_id: str, tenant: Tenant | None) -> QuerySet[AuditEvent]:
     )
 
 
-def _binding(event: AuditEvent, against_current: bool):  # type: ignore[no-untyped-def]
+def _binding(event: AuditEvent, against_current: bool) -> Any:
     from apps.agent.tools import DataBinding
 
     if event.source is not None:

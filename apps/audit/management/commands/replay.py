@@ -26,8 +26,12 @@ class Command(BaseCommand):
         except PlatformError as exc:
             raise CommandError(exc.message) from exc
         if opts["json"]:
-            body = {"trace_id": report.trace_id, "against": report.against, "steps": [asdict(s) for s in report.steps]}
-            body["differences"] = len(report.differences)
+            body: dict[str, Any] = {
+                "trace_id": report.trace_id,
+                "against": report.against,
+                "differences": len(report.differences),
+                "steps": [asdict(s) for s in report.steps],
+            }
             self.stdout.write(json.dumps(body, ensure_ascii=False, indent=2))
             return
         self.stdout.write(f"Replay of {report.trace_id} against the {report.against}:")
