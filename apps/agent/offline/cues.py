@@ -1,0 +1,281 @@
+"""Analysis cues in a question: aggregation words and where they stand, top-N, thresholds, counting,
+shares and rates, changes over time, correlation, rankings and chart requests."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from apps.agent.offline import lexicon as lx
+from apps.agent.offline.schema_terms import Schema, Term, alias_pattern, fold
+from apps.agent.offline.timewords import _number
+
+_N = r"(\d+|[一二两三四五六七八九十]+|one|two|three|four|five|six|seven|eight|nine|ten)"
+_CLASS = r"\s*(?:名|个|位|大|家|款|种|项|条|笔|只|件)?"
+_HIGH = "|".join(sorted(lx.HIGH_WORDS, key=len, reverse=True))
+_LOW = "|".join(sorted(lx.LOW_WORDS, key=len, reverse=True))
+_TOP_PATTERNS: list[tuple[re.Pattern[str], int, bool | None]] = [
+    (re.compile(r"前\s*" + _N + _CLASS), 1, None),
+    (re.compile(r"(?:后|倒数)\s*" + _N + _CLASS), 1, True),
+    (re.compile(r"(?<![a-z])top\s*" + _N + r"(?![a-z0-9])"), 1, None),
+    (re.compile(r"(?<![a-z])which\s+" + _N + r"\s+(?=[a-z])"), 1, None),
+    (re.compile(r"哪\s*" + _N + r"\s*(?:个|名|位|家|款|种|项|条|只|件)"), 1, None),
+    (re.compile(r"(?<![a-z])bottom\s*" + _N + r"(?![a-z0-9])"), 1, True),
+    (re.compile(f"({_HIGH}|{_LOW})" + r"的?\s*" + _N + r"\s*(?:名|个|位|家|款|种|项|条|笔|只|件)"), 2, None),
+    (re.compile(_N + r"\s*(?:名|个|位|家|款|种|项|条|笔|只|件)\s*" + f"({_HIGH}|{_LOW})"), 1, None),
+    (re.compile(r"(?<![a-z0-9.])" + _N + r"\s+(?:" + f"{_HIGH}|{_LOW}" + r")(?![a-z])"), 1, None),
+    (re.compile(r"(?<![a-z])(?:" + f"{_HIGH}|{_LOW}" + r")\s+" + _N + r"(?![a-z0-9])"), 1, None),
+]
+_QUANTILE = re.compile(
+    r"(\d{1,2})\s*(?:分位|%分位|th percentile|st percentile|nd percentile|rd percentile)|(?<![a-z])p(\d{1,2})(?!\d)"
+)
+_NUMBER = r"(-?\d+(?:\.\d+)?)\s*(万|千|k|m)?"
+_UNIT = {"万": 1e4, "千": 1e3, "k": 1e3, "m": 1e6}
+
+
+def _n(text: str) -> int:
+    return lx.EN_NUMERALS.get(text) or _number(text)
+
+
+@dataclass(frozen=True)
+class Threshold:
+    column: str
+    op: str
+    value: float | int
+    label: str
+    start: int
+    end: int
+
+
+@dataclass
+class Cues:
+    top_n: int | None = None
+    ascending: bool = False
+    ranking: bool = False
+    plural: bool = False
+    agg_words: list[tuple[int, int, str]] = field(default_factory=list)
+    count_target: Term | None = None
+    counting: bool = False
+    distinct: bool = False
+    share: bool = False
+    rate: bool = False
+    rate_at: int = -1
+    rate_end: int = -1
+    rate_concept: tuple[str, str, str] | None = None
+    change: str | None = None
+    cumulative: bool = False
+    corr: bool = False
+    quantile: float | None = None
+    chart: str | None = None
+    thresholds: list[Threshold] = field(default_factory=list)
+    unsupported: str | None = None
+
+
+UNSUPPORTED: tuple[str, ...] = ("预测", "预计", "为什么", "建议", "模拟", "聚类", "回归", "forecast", "predict")
+UNSUPPORTED += ("why", "recommend", "what if", "simulate", "cluster", "regression")
+
+
+def _free(taken: bytearray, start: int, end: int) -> bool:
+    return taken.find(1, start, end) == -1
+
+
+def _claim(taken: bytearray, start: int, end: int) -> None:
+    taken[start:end] = b"\x01" * (end - start)
+
+
+def find_words(text: str, words: tuple[str, ...] | list[str], taken: bytearray) -> list[tuple[int, int, str]]:
+    """Occurrences of any of `words` outside claimed spans, longest words first, without overlaps."""
+    local = bytearray(taken)
+    found = []
+    for word in sorted(words, key=len, reverse=True):
+        for m in alias_pattern(fold(word)).finditer(text):
+            if _free(local, m.start(), m.end()):
+                _claim(local, m.start(), m.end())
+                found.append((m.start(), m.end(), word))
+    return sorted(found)
+
+
+def _top(text: str, taken: bytearray, cues: Cues) -> None:
+    for pattern, group, ascending in _TOP_PATTERNS:
+        m = pattern.search(text)
+        if m is None or not _free(taken, m.start(), m.end()):
+            continue
+        cues.top_n = max(1, min(_n(m.group(group)), 1000))
+        if ascending is None:
+            low = find_words(text, lx.LOW_WORDS, bytearray(len(text)))
+            high = find_words(text, lx.HIGH_WORDS, bytearray(len(text)))
+            ascending = bool(low) and not (high and high[0][0] < low[0][0])
+        cues.ascending = ascending
+        cues.ranking = True
+        _claim(taken, m.start(), m.end())
+        return
+
+
+def _comparatives(text: str, question: str, taken: bytearray, schema: Schema) -> list[Threshold]:
+    """ "older than 40": the comparative names its column."""
+    found = []
+    for phrase, (op, concept) in lx.COMPARATIVE_CONCEPTS.items():
+        view = schema.concept_column(concept)
+        for m in re.finditer(re.escape(phrase) + r"\s*" + _NUMBER, text):
+            if view is None or not _free(taken, m.start(), m.end()):
+                continue
+            value = float(m.group(1)) * _UNIT.get(m.group(2) or "", 1.0)
+            label = question[m.start(1) : m.end(2) if m.group(2) else m.end(1)]
+            found.append(
+                Threshold(view.name, op, int(value) if value.is_integer() else value, label, m.start(), m.end())
+            )
+            _claim(taken, m.start(), m.end())
+    return found
+
+
+def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
+    found = _comparatives(text, question, taken, schema)
+    measures = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category == "measure"]
+    for op, words in lx.COMPARATORS:
+        for word in sorted(words, key=len, reverse=True):
+            after = word in ("以上", "以下")
+            body = (_NUMBER + r"\s*[元岁个件]?\s*" + re.escape(word)) if after else (re.escape(word) + r"\s*" + _NUMBER)
+            for m in re.finditer(body, text):
+                if not _free(taken, m.start(), m.end()):
+                    continue
+                column = _threshold_column(text, m, measures, schema, word)
+                if column is None:
+                    continue
+                value = float(m.group(1)) * _UNIT.get(m.group(2) or "", 1.0)
+                number = int(value) if value.is_integer() else value
+                label = question[m.start(1) : m.end(2) if m.group(2) else m.end(1)]
+                found.append(Threshold(column, op, number, label, m.start(), m.end()))
+                _claim(taken, m.start(), m.end())
+    return found
+
+
+def _threshold_column(text: str, m: re.Match[str], measures: list[Term], schema: Schema, word: str) -> str | None:
+    for phrase, (_op, concept) in lx.COMPARATIVE_CONCEPTS.items():
+        if text[max(0, m.start() - 14) : m.end()].find(phrase) != -1:
+            view = schema.concept_column(concept)
+            if view is not None:
+                return view.name
+    before = [t for t in measures if t.end <= m.start() and len(text[t.end : m.start()].strip(" 的是为is")) <= 2]
+    if before:
+        return before[-1].column
+    after = [t for t in measures if t.start >= m.end() and t.start - m.end() <= 3]
+    if after:
+        return after[0].column
+    return measures[0].column if measures else None
+
+
+def _counting(text: str, terms: list[Term], taken: bytearray, cues: Cues) -> None:
+    if find_words(text, lx.HEADCOUNT_WORDS, bytearray(len(text))):
+        cues.counting = True
+    zh = re.compile(r"(?P<w>多少|几)\s*(?P<c>[" + lx.COUNT_CLASSIFIERS + r"])?\s*(?P<d>不同的?|不重复的?)?")
+    en = re.compile(
+        r"(?<![a-z])(?P<w>how many|number of|count of|total number of|# of)\s*(?P<d>distinct|unique|different)?\s*"
+    )
+    entity = "|".join(re.escape(w) for w in lx.ENTITY_WORDS)
+    for pattern in (zh, en):
+        for m in pattern.finditer(text):
+            nearby = [t for t in terms if 0 <= t.start - m.end() <= 12 and t.kind == "column"]
+            target = nearby[0] if nearby and _only_words(text[m.end() : nearby[0].start]) else None
+            said = (
+                pattern is en
+                or m.group("c")
+                or target
+                or re.match(entity, text[m.end() :])
+                or text[: m.start()].endswith("有")
+            )
+            if not said:
+                continue
+            cues.counting = True
+            cues.distinct = cues.distinct or bool(m.group("d"))
+            cues.count_target = cues.count_target or target
+    for term in terms:
+        rest = text[term.end : term.end + 6]
+        suffix = next((s for s in lx.COUNT_SUFFIXES_ZH if rest.startswith(s)), None)
+        tail = re.match(r"\s*(?:count|的?(?:总)?(?:数量|个数)|有?(?:多少|几)[" + lx.COUNT_CLASSIFIERS + "]?)", rest)
+        if term.kind == "column" and (suffix or tail) and _free(taken, term.end, term.end + 1):
+            cues.counting = True
+            cues.count_target = cues.count_target or term
+    if re.search(r"(" + entity + r")\s*(?:数|总数|条数|的数量)", text):
+        cues.counting = True
+    cues.distinct = cues.distinct or bool(find_words(text, lx.DISTINCT_WORDS, taken))
+
+
+def _only_words(gap: str) -> bool:
+    return len(gap) <= 12 and not re.search(r"[,，。?？]", gap)
+
+
+def _intents(text: str, taken: bytearray, cues: Cues) -> None:
+    for names, numerator, denominator in lx.RATE_CONCEPTS:
+        hit = find_words(text, names, taken)
+        if hit:
+            cues.rate_concept = (numerator, denominator, hit[0][2])
+            cues.rate_at, cues.rate_end = hit[0][0], hit[0][1]
+            _claim(taken, hit[0][0], hit[0][1])
+            break
+    share = find_words(text, lx.SHARE_WORDS, taken)
+    rate = find_words(text, lx.RATE_WORDS, taken)
+    cues.share, cues.rate = bool(share), bool(rate) or bool(share)
+    if share or rate:
+        cues.rate_at, cues.rate_end = (share or rate)[0][0], (share or rate)[0][1]
+    if find_words(text, lx.CUMULATIVE_WORDS, taken):
+        cues.cumulative = True
+    elif find_words(text, lx.DIFF_WORDS, taken):
+        cues.change = "diff"
+    elif find_words(text, lx.CHANGE_WORDS, taken):
+        cues.change = "pct_change"
+    cues.corr = bool(find_words(text, lx.CORR_WORDS, taken))
+    for chart, words in lx.CHART_WORDS.items():
+        if re.search(r"(图|chart|graph|plot)", text) and find_words(text, words, taken):
+            cues.chart = chart
+    m = _QUANTILE.search(text)
+    if m:
+        cues.quantile = int(m.group(1) or m.group(2)) / 100
+    elif "四分位" in text or "quartile" in text:
+        cues.quantile = 0.25 if ("下四分位" in text or "lower quartile" in text) else 0.75
+    unsupported = find_words(text, UNSUPPORTED, taken)
+    cues.unsupported = unsupported[0][2] if unsupported else None
+
+
+def _ranking(text: str, terms: list[Term], taken: bytearray, cues: Cues) -> None:
+    which = find_words(text, lx.WHICH_WORDS, taken)
+    high = find_words(text, lx.HIGH_WORDS, taken)
+    low = find_words(text, lx.LOW_WORDS, taken)
+    ranked = bool(find_words(text, lx.RANK_WORDS, taken))
+    superlative = sorted(high + low)
+    anchors = [t.end for t in terms if t.kind == "column"] + ([cues.rate_end] if cues.rate_end >= 0 else [])
+    after_term = any(0 <= s - end <= 2 and _CJK_ONLY.match(text[s:e]) for s, e, _w in superlative for end in anchors)
+    with_the = re.search(
+        r"(with|has|have|had|had the|sold|sells|earn|earns)\s+(the\s+)?(" + _HIGH + "|" + _LOW + ")", text
+    )
+    if cues.ranking:
+        cues.plural = cues.plural or (cues.top_n or 1) > 1
+    elif (which and superlative) or ranked or after_term or with_the or find_words(text, ("best", "worst"), taken):
+        cues.ranking = True
+        cues.ascending = bool(superlative) and superlative[0][2] in lx.LOW_WORDS
+        cues.plural = ranked or any(w in ("哪些", "what are the") for _s, _e, w in which) or _plural_which(text)
+    if cues.ranking:
+        for start, end, _word in superlative:
+            _claim(taken, start, end)
+
+
+_CJK_ONLY = re.compile(r"^[\u4e00-\u9fff]+$")
+
+
+def _plural_which(text: str) -> bool:
+    m = re.search(r"which\s+(\w+)", text)
+    return bool(m and m.group(1).endswith("s") and not m.group(1).endswith("ss"))
+
+
+def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken: bytearray) -> Cues:
+    cues = Cues()
+    _top(text, taken, cues)
+    cues.thresholds = _thresholds(text, question, taken, schema, terms)
+    _intents(text, taken, cues)
+    _ranking(text, terms, taken, cues)
+    _counting(text, terms, taken, cues)
+    words = [w for ws in lx.AGG_WORDS.values() for w in ws]
+    func_of = {w: f for f, ws in lx.AGG_WORDS.items() for w in ws}
+    cues.agg_words = [(s, e, func_of[w]) for s, e, w in find_words(text, words, taken)]
+    if cues.quantile is not None:
+        cues.agg_words.append((len(text), len(text), "quantile"))
+    return cues

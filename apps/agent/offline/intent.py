@@ -1,0 +1,180 @@
+"""Question -> Plan: which columns are measures, groups, filters and conditions, and what to compute.
+
+Deterministic and schema-driven: every column, value and period comes from the profile the tools
+returned; the question's words only choose among them. What cannot be mapped is reported, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from apps.agent.offline import lexicon as lx
+from apps.agent.offline.cues import Cues, find_words, read_cues
+from apps.agent.offline.leftovers import leftover_words
+from apps.agent.offline.metrics import MetricBuilder
+from apps.agent.offline.plan import Group, Lang, Metric, Plan
+from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms, fold, schema_of
+from apps.agent.offline.timewords import default_grain, find_grain, find_time_filters, merge_years
+from apps.datasets.profile import TableProfile
+
+
+def language_of(text: str) -> Lang:
+    """The language to answer in: Chinese when Chinese characters outnumber English words."""
+    cjk = len(re.findall(r"[\u4e00-\u9fff]", text))
+    words = len(re.findall(r"[A-Za-z]{2,}", text))
+    return "zh" if cjk and cjk >= words else "en"
+
+
+_MEASURE_GROUP_MARKERS = ("各个", "各", "每个", "每一个", "each", "for each", "across")
+
+
+def _claim(taken: bytearray, start: int, end: int) -> None:
+    taken[start:end] = b"\x01" * (end - start)
+
+
+class Analyzer:
+    """Reads one question against one schema; `plan()` returns what to compute."""
+
+    def __init__(self, question: str, profile: TableProfile, lang: Lang | None = None) -> None:
+        self.question, self.text = question, fold(question)
+        self.lang: Lang = lang or language_of(question)
+        self.schema: Schema = schema_of(profile)
+        reserved = [w for names, _n, _d in lx.RATE_CONCEPTS for w in names] + list(lx.IDIOMS)
+        rates = find_words(self.text, reserved, bytearray(len(self.text)))
+        self.terms = [
+            t for t in find_terms(question, self.schema) if not any(s < t.end and t.start < e for s, e, _w in rates)
+        ]
+        self.taken = bytearray(len(self.text))
+        for term in self.terms:
+            _claim(self.taken, term.start, term.end)
+        self.time_col = self.schema.time_column([t.column for t in self.terms if t.kind == "column"])
+        found = [f for f in find_time_filters(self.text, self.time_col) if self._free(f.start, f.end)]
+        for f in found:
+            _claim(self.taken, f.start, f.end)
+        self.time_filters, self.years = merge_years(found)
+        self.cues: Cues = read_cues(question, self.text, self.schema, self.terms, self.taken)
+        self.grain, self.trend = find_grain(self.text, self.taken)
+
+    def _free(self, start: int, end: int) -> bool:
+        return self.taken.find(1, start, end) == -1
+
+    def view(self, term: Term) -> ColumnView:
+        return self.schema.by_name[term.column]
+
+    # --- reading the terms ------------------------------------------------------------------
+    def _before(self, term: Term, words: tuple[str, ...], reach: int = 5) -> bool:
+        before = self.text[max(0, term.start - reach) : term.start].rstrip()
+        return any(before.endswith(fold(w).strip()) for w in words)
+
+    def grouped_by_marker(self, term: Term) -> bool:
+        return self._before(term, lx.GROUP_MARKERS, 10)
+
+    def negated(self, term: Term) -> bool:
+        return self._before(term, lx.NEGATIONS, 4)
+
+    def excluded(self, term: Term) -> bool:
+        """ "excluding Social", "除了华东": the value is left out, not kept."""
+        return self._before(term, lx.VALUE_NEGATIONS, 14)
+
+    def scoped(self, term: Term) -> bool:
+        after = self.text[term.end : term.end + 5]
+        return self._before(term, lx.SCOPE_BEFORE, 8) or any(a in after for a in lx.SCOPE_AFTER)
+
+    def threshold_subject(self, term: Term) -> bool:
+        return any(t.column == term.column and 0 <= t.start - term.end <= 3 for t in self.cues.thresholds)
+
+    def count_word(self, term: Term) -> bool:
+        """A measure named like a count word right after another column (各退货原因的数量) counts rows."""
+        said = self.question[term.start : term.end]
+        before = [t for t in self.terms if t.kind == "column" and t.end <= term.start]
+        gap = self.text[before[-1].end : term.start] if before else "-"
+        return said in lx.COUNT_SUFFIXES_ZH and gap in ("", "的") and self.cues.counting
+
+    def columns(self, *categories: str) -> list[Term]:
+        return [t for t in self.terms if t.kind == "column" and self.view(t).category in categories]
+
+    def value_terms(self) -> dict[str, list[Term]]:
+        by_column: dict[str, list[Term]] = {}
+        for term in self.terms:
+            if term.kind == "value" and all(t.value != term.value for t in by_column.get(term.column, [])):
+                by_column.setdefault(term.column, []).append(term)
+        return by_column
+
+    # --- groups ---------------------------------------------------------------------------
+    def time_grain(self) -> str | None:
+        if self.time_col is None:
+            return None
+        named = [
+            t for t in self.columns("time", "year") if t.column == self.time_col.name and self.grouped_by_marker(t)
+        ]
+        if self.grain:
+            return self.grain if self.time_col.category == "time" else "year"
+        if self.years:
+            return "year"
+        wants_series = self.trend or named or self.cues.change or self.cues.cumulative
+        return default_grain(self.time_col, self.time_filters) if wants_series else None
+
+    def group_terms(self, values: dict[str, list[Term]]) -> list[Term]:
+        target = self.cues.count_target
+        chosen: list[Term] = []
+        for term in self.columns("dimension", "id", "measure"):
+            view = self.view(term)
+            is_target = target is not None and term.start == target.start and not self.grouped_by_marker(term)
+            if view.category == "measure" and not self._before(term, _MEASURE_GROUP_MARKERS, 8):
+                continue
+            if view.category == "id" or is_target or len(values.get(term.column, [])) == 1:
+                continue
+            if all(t.column != term.column for t in chosen):
+                chosen.append(term)
+        for column, terms in values.items():
+            if len(terms) > 1 and all(t.column != column for t in chosen):
+                chosen.append(terms[0])
+        return chosen
+
+    # --- the plan ---------------------------------------------------------------------------
+    def plan(self) -> Plan:
+        plan = Plan(lang=self.lang)
+        if self.cues.unsupported:
+            return self.fallback([self.cues.unsupported], "unsupported")
+        if not self.terms and not self.time_filters and find_words(self.text, lx.GREETINGS, bytearray(len(self.text))):
+            return self.fallback([], "greeting")
+        values = self.value_terms()
+        grain = self.time_grain()
+        if grain and self.time_col is not None:
+            label = lx.GRAIN_LABELS[self.lang][grain]
+            name = label if label not in self.schema.by_name else f"{label}_{grain}"
+            if self.time_col.category == "year":
+                name = self.time_col.name
+            plan.groups.append(Group(self.time_col.name, name, grain if self.time_col.category == "time" else None))
+            plan.time_group = name
+        group_terms = self.group_terms(values)
+        plan.groups += [Group(t.column, t.column) for t in group_terms]
+        builder = MetricBuilder(self, plan, values, group_terms)
+        builder.build()
+        if not plan.metrics and not plan.row_columns:
+            unmapped = leftover_words(self.text, self.taken, self.question)
+            if unmapped or not (plan.groups or builder.filters_pending()):
+                return self.fallback(unmapped, "unmapped")
+            builder.count_rows()
+            plan.reason = "default_count"
+        builder.finish()
+        missing = [w for w in leftover_words(self.text, self.taken, self.question) if _business_word(w)]
+        plan.unmapped = list(dict.fromkeys([*plan.unmapped, *missing]))
+        return plan
+
+    def fallback(self, unmapped: list[str], reason: str) -> Plan:
+        name = "行数" if self.lang == "zh" else "row_count"
+        plan = Plan(lang=self.lang, kind="fallback", unmapped=unmapped, reason=reason)
+        plan.metrics = [Metric(name=name, func="count")]
+        return plan
+
+
+def _business_word(word: str) -> bool:
+    """A word that names a business measure or attribute ("profit", "利润") the data does not have."""
+    folded = fold(word)
+    return any(folded == fold(form) for forms in lx.CONCEPTS.values() for form in forms)
+
+
+def analyze(question: str, profile: TableProfile, lang: Lang | None = None) -> Plan:
+    """The plan for one question over one table's profile."""
+    return Analyzer(question, profile, lang).plan()

@@ -1,0 +1,70 @@
+"""What a question says that the planner did not recognise: the words it reports instead of guessing."""
+
+from __future__ import annotations
+
+import re
+
+from apps.agent.offline import lexicon as lx
+from apps.agent.offline.cues import UNSUPPORTED, find_words
+from apps.agent.offline.schema_terms import singular
+
+_VOCABULARY: tuple[str, ...] = tuple(
+    {
+        w
+        for group in (
+            [w for ws in lx.AGG_WORDS.values() for w in ws],
+            [w for ws in lx.GRAIN_WORDS.values() for w in ws],
+            [w for ws in lx.CHART_WORDS.values() for w in ws],
+            [w for _op, ws in lx.COMPARATORS for w in ws],
+            lx.HIGH_WORDS,
+            lx.LOW_WORDS,
+            lx.WHICH_WORDS,
+            lx.RANK_WORDS,
+            lx.COUNT_WORDS_EN,
+            lx.COUNT_WORDS_ZH,
+            lx.COUNT_SUFFIXES_ZH,
+            lx.DISTINCT_WORDS,
+            lx.ENTITY_WORDS,
+            lx.HEADCOUNT_WORDS,
+            lx.SHARE_WORDS,
+            lx.RATE_WORDS,
+            lx.CHANGE_WORDS,
+            lx.DIFF_WORDS,
+            lx.CUMULATIVE_WORDS,
+            lx.CORR_WORDS,
+            lx.COMPARE_WORDS,
+            lx.TREND_WORDS,
+            lx.GROUP_MARKERS,
+            lx.SCOPE_BEFORE,
+            lx.SCOPE_AFTER,
+            lx.NEGATIONS,
+            lx.FILLER_ZH,
+            tuple(lx.COMPARATIVE_CONCEPTS),
+        )
+        for w in group
+        if w.strip()
+    }
+)
+_RUN = re.compile(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}")
+
+
+def leftover_words(text: str, taken: bytearray, question: str) -> list[str]:
+    """Runs of two or more Chinese characters and English words outside every recognised span."""
+    mask = bytearray(taken)
+    for start, end, _word in find_words(text, _VOCABULARY, mask):
+        mask[start:end] = b"\x01" * (end - start)
+    kept = "".join(ch if not mask[i] else " " for i, ch in enumerate(text))
+    found: list[str] = []
+    for m in _RUN.finditer(kept):
+        word = m.group(0)
+        if word.isascii() and (word in lx.STOPWORDS_EN or singular(word) in lx.STOPWORDS_EN):
+            continue
+        original = question[m.start() : m.end()]
+        if original not in found:
+            found.append(original)
+    return found
+
+
+def unsupported_word(text: str) -> str | None:
+    hits = find_words(text, UNSUPPORTED, bytearray(len(text)))
+    return hits[0][2] if hits else None

@@ -1,0 +1,379 @@
+"""Words the offline planner knows: business concepts in Chinese and English, and analysis vocabulary.
+
+Concepts extend the glossary of `resolve_fields` (one place for "revenue = 销售额 = 金额"); the rest is
+the vocabulary of analysis questions (aggregations, time grains, rankings, shares, comparisons).
+"""
+
+from __future__ import annotations
+
+from apps.datasets.resolve import GLOSSARY
+
+# Concept -> the words (Chinese and English) people use for it. A column "belongs" to a concept when
+# its name is, or contains, one of the words; the other words then reach that column too.
+_EXTRA_CONCEPTS: dict[str, tuple[str, ...]] = {
+    "revenue": (
+        "revenue",
+        "sales",
+        "turnover",
+        "gmv",
+        "income",
+        "营业额",
+        "销售金额",
+        "成交额",
+        "销售额",
+        "收入",
+        "营收",
+        "销售",
+    ),
+    "amount": ("amount", "金额", "数额"),
+    "price": ("price", "unit price", "价格", "单价", "售价"),
+    "cost": ("cost", "expense", "spend", "成本", "费用", "支出"),
+    "profit": ("profit", "利润", "毛利", "盈利"),
+    "quantity": ("quantity", "qty", "units", "volume", "sold", "数量", "件数", "销量", "数目", "卖出", "卖得", "售出"),
+    "region": ("region", "area", "地区", "区域", "大区"),
+    "location": ("location", "office", "site", "city", "地点", "办公地点", "所在地", "城市"),
+    "country": ("country", "国家"),
+    "product": ("product", "item", "goods", "sku", "产品", "商品", "货品", "商品名称"),
+    "category": ("category", "class", "类别", "品类", "类目", "分类"),
+    "order": ("order", "订单"),
+    "return": ("return", "refund", "退货", "退款"),
+    "reason": ("reason", "原因"),
+    "account": ("account", "shop", "账号", "账户", "店铺"),
+    "channel": ("channel", "source", "medium", "渠道", "来源"),
+    "employee": ("employee", "staff", "people", "worker", "员工", "职员", "人员"),
+    "department": ("department", "dept", "team", "division", "部门"),
+    "salary": (
+        "salary",
+        "pay",
+        "paid",
+        "wage",
+        "earn",
+        "earning",
+        "compensation",
+        "薪资",
+        "工资",
+        "薪水",
+        "薪酬",
+        "月薪",
+    ),
+    "bonus": ("bonus", "奖金"),
+    "age": ("age", "年龄"),
+    "performance": ("performance", "绩效", "表现"),
+    "score": ("score", "rating", "评分", "分数", "得分"),
+    "level": ("level", "grade", "seniority", "职级", "级别", "等级"),
+    "gender": ("gender", "sex", "性别"),
+    "hire": ("hire", "joined", "入职"),
+    "remote": ("remote", "wfh", "远程", "远程办公"),
+    "session": ("session", "visit", "会话", "访问", "访问量", "会话数"),
+    "pageview": ("page view", "pageview", "pv", "浏览量", "页面浏览", "页面浏览量"),
+    "bounce": ("bounce", "跳出"),
+    "conversion": ("conversion", "转化", "转化数"),
+    "click": ("click", "点击"),
+    "impression": ("impression", "曝光", "展示"),
+    "device": ("device", "platform", "设备", "终端"),
+    "warehouse": ("warehouse", "depot", "仓库"),
+    "inbound": ("inbound", "stock in", "received", "入库"),
+    "outbound": ("outbound", "stock out", "shipped", "ship", "出库"),
+    "stock": ("stock", "inventory", "on hand", "库存"),
+    "stockout": ("stockout", "out of stock", "shortage", "缺货"),
+    "status": ("status", "状态"),
+    "customer": ("customer", "client", "客户", "顾客"),
+}
+# "count" is analysis vocabulary here ("how many"), never the name of a column.
+CONCEPTS: dict[str, tuple[str, ...]] = {
+    key: tuple(dict.fromkeys((key, *forms, *_EXTRA_CONCEPTS.get(key, ()))))
+    for key, forms in GLOSSARY.items()
+    if key not in ("count", "date", "time", "month", "year")
+}
+for _key, _forms in _EXTRA_CONCEPTS.items():
+    CONCEPTS.setdefault(_key, _forms)
+
+# Words too general to tie a column to a concept when they are only part of its name ("入库数量").
+GENERIC_PARTS = frozenset(
+    {"数量", "金额", "日期", "时间", "名称", "数", "量", "总", "是否", "编号", "代码", "id", "no", "number", "name"}
+    | {"date", "time", "total", "count", "amount", "value", "of", "per", "the", "is", "has", "code", "type", "num"}
+)
+FLAG_PREFIXES = ("是否", "有无", "is_", "has_", "was_", "if_", "is ", "has ", "was ")
+TRUE_VALUES = frozenset({"是", "yes", "y", "true", "t", "1", "有"})
+
+# Well-known values said in the other language (a dataset's "Mobile" is what 移动端 means).
+VALUE_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "mobile": ("移动端", "手机端", "手机"),
+    "desktop": ("桌面端", "电脑端", "pc"),
+    "tablet": ("平板", "平板端"),
+    "male": ("男性", "男员工"),
+    "female": ("女性", "女员工"),
+    "organic search": ("自然搜索",),
+    "paid search": ("付费搜索",),
+    "social": ("社交媒体", "社交"),
+    "email": ("邮件", "电子邮件"),
+    "direct": ("直接访问",),
+    "referral": ("推荐", "外链"),
+    "engineering": ("工程部", "研发部", "工程"),
+    "sales": ("销售部",),
+    "marketing": ("市场部",),
+    "finance": ("财务部",),
+    "support": ("客服部", "支持部"),
+}
+
+# Rates that are a ratio of two concepts ("conversion rate" = conversions / sessions).
+RATE_CONCEPTS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("conversion rate", "转化率", "cvr"), "conversion", "session"),
+    (("bounce rate", "跳出率"), "bounce", "session"),
+    (("click-through rate", "click through rate", "ctr", "点击率"), "click", "impression"),
+    (("profit margin", "利润率"), "profit", "revenue"),
+    (("pages per session", "页面/会话", "人均浏览"), "pageview", "session"),
+)
+
+AGG_WORDS: dict[str, tuple[str, ...]] = {
+    "avg": ("平均值", "平均数", "平均", "均值", "人均", "average", "avg", "mean"),
+    "sum": (
+        "总和",
+        "合计",
+        "总计",
+        "总额",
+        "总量",
+        "共计",
+        "一共",
+        "总共",
+        "总",
+        "total",
+        "sum",
+        "overall",
+        "combined",
+    ),
+    "median": ("中位数", "中位", "median"),
+    "stddev": ("标准差", "standard deviation", "std dev", "stddev", "std"),
+    "variance": ("方差", "variance"),
+    "max": ("最大值", "最大", "最高", "最多", "峰值", "maximum", "max", "highest", "largest", "biggest", "most"),
+    "min": ("最小值", "最小", "最低", "最少", "minimum", "min", "lowest", "smallest", "least", "fewest"),
+}
+HIGH_WORDS = (
+    "最高",
+    "最大",
+    "最多",
+    "最好",
+    "最贵",
+    "highest",
+    "largest",
+    "biggest",
+    "most",
+    "best",
+    "top",
+    "greatest",
+)
+LOW_WORDS = ("最低", "最小", "最少", "最差", "最便宜", "lowest", "smallest", "least", "fewest", "worst", "bottom")
+WHICH_WORDS = (
+    "哪个",
+    "哪些",
+    "哪一个",
+    "哪家",
+    "哪位",
+    "哪款",
+    "哪种",
+    "哪类",
+    "哪月",
+    "哪",
+    "which",
+    "what are the",
+    "who",
+)
+RANK_WORDS = ("排名", "排行", "排序", "ranking", "rank", "ranked", "leaderboard")
+
+COUNT_WORDS_EN = ("how many", "number of", "count of", "total number of", "# of", "headcount", "count")
+COUNT_WORDS_ZH = ("多少", "几")
+COUNT_SUFFIXES_ZH = ("总数", "个数", "人数", "笔数", "单数", "条数", "数量", "数", "量")
+COUNT_CLASSIFIERS = "个笔条名位家单次种类款件项"
+DISTINCT_WORDS = ("不同的", "不同", "不重复的", "不重复", "distinct", "unique", "different")
+ENTITY_WORDS = ("记录", "数据", "条目", "行数", "records", "record", "rows", "row", "entries", "entry", "lines")
+HEADCOUNT_WORDS = ("人数", "多少人", "几个人", "几人", "headcount", "how many people")
+
+SHARE_WORDS = ("占比", "份额", "比重", "构成", "百分比", "share", "percentage", "percent", "proportion", "fraction")
+RATE_WORDS = ("比例", "比率", "率", "rate", "ratio")
+CHANGE_WORDS = (
+    "环比",
+    "同比",
+    "增长率",
+    "增速",
+    "增幅",
+    "变化率",
+    "增长",
+    "涨幅",
+    "growth",
+    "percent change",
+    "change",
+    "mom",
+) + ("qoq", "yoy", "month over month", "month-over-month", "year over year", "year-over-year", "increase")
+DIFF_WORDS = ("差值", "差额", "变化量", "difference", "diff")
+CUMULATIVE_WORDS = ("累计", "累积", "cumulative", "running total", "cumulatively")
+CORR_WORDS = ("相关系数", "相关性", "相关", "correlation", "correlate", "correlated")
+COMPARE_WORDS = ("对比", "比较", "相比", "vs", "versus", "compare", "compared", "comparison", "和", "与", "and")
+TREND_WORDS = ("趋势", "走势", "变化", "随时间", "trend", "over time", "timeline", "time series")
+
+GRAIN_WORDS: dict[str, tuple[str, ...]] = {
+    "day": ("每天", "每日", "按天", "按日", "逐日", "日度", "每一天", "daily", "per day", "by day", "each day"),
+    "week": ("每周", "按周", "周度", "逐周", "每星期", "weekly", "per week", "by week", "each week", "wow"),
+    "month": (
+        ("每月", "按月", "月度", "各月", "每个月", "逐月", "月份", "分月", "monthly", "per month", "by month")
+        + ("each month", "month by month", "month over month", "month-over-month", "mom")
+    ),
+    "quarter": (
+        ("每季度", "按季度", "各季度", "每个季度", "分季度", "季度", "quarterly", "per quarter", "by quarter")
+        + ("each quarter", "qoq")
+    ),
+    "year": (
+        ("每年", "按年", "年度", "各年", "历年", "逐年", "年份", "每一年", "yearly", "annual", "annually", "per year")
+        + ("by year", "each year", "year over year", "year-over-year", "yoy")
+    ),
+}
+GRAIN_LABELS = {
+    "zh": {"day": "日期", "week": "周", "month": "月份", "quarter": "季度", "year": "年份"},
+    "en": {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"},
+}
+
+GROUP_MARKERS = ("按照", "按", "各个", "各", "每个", "每一个", "分", "by", "per", "each", "across", "for each")
+VALUE_NEGATIONS: tuple[str, ...] = (
+    "excluding",
+    "exclude",
+    "except",
+    "except for",
+    "other than",
+    "not in",
+    "not",
+    "without",
+    "除了",
+    "除",
+)
+VALUE_NEGATIONS += ("不含", "不包括", "不包含", "排除", "去掉", "剔除", "非")
+# Phrases whose words would otherwise name a column ("account for" is not the 账号 column).
+IDIOMS = ("account for", "accounts for", "accounted for", "make up", "makes up", "made up", "take up", "takes up")
+GREETINGS = ("你好", "您好", "嗨", "在吗", "谢谢", "hi", "hello", "hey", "thanks", "thank you", "good morning")
+SCOPE_BEFORE = ("在", "限于", "仅看", "只看", "in", "for", "within", "among", "from", "at")
+SCOPE_AFTER = ("中", "里", "当中", "之中", "内")
+NEGATIONS = ("未", "没有", "没", "非", "不是", "不", "无", "not ", "non-", "non ", "without ", "un")
+
+CHART_WORDS = {
+    "line": ("折线图", "折线", "line chart", "line"),
+    "bar": ("柱状图", "条形图", "柱形图", "bar chart", "bar"),
+    "pie": ("饼图", "pie chart", "pie"),
+}
+
+COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (">=", ("大于等于", "不低于", "不少于", "至少", "at least", "no less than", ">=")),
+    ("<=", ("小于等于", "不高于", "不超过", "至多", "at most", "no more than", "<=")),
+    (">", ("大于", "高于", "超过", "多于", "以上", "above", "over", "more than", "greater than", "higher than", ">")),
+    ("<", ("小于", "低于", "少于", "不足", "以下", "below", "under", "less than", "lower than", "fewer than", "<")),
+)
+# Comparatives that name their column ("older than 40" is about age).
+COMPARATIVE_CONCEPTS = {
+    "older than": (">", "age"),
+    "younger than": ("<", "age"),
+    "more expensive than": (">", "price"),
+    "cheaper than": ("<", "price"),
+}
+
+CN_NUMERALS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+EN_NUMERALS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+
+# Words that carry no column meaning; what is left after these and every recognised term is what
+# the planner could not map.
+FILLER_ZH = (
+    (
+        "帮我",
+        "请问",
+        "请",
+        "统计",
+        "计算",
+        "分析",
+        "查询",
+        "查看",
+        "看看",
+        "看一下",
+        "一下",
+        "列出",
+        "显示",
+        "展示",
+        "给出",
+    )
+    + (
+        "告诉我",
+        "情况",
+        "表现",
+        "分别",
+        "是多少",
+        "为多少",
+        "多少",
+        "是什么",
+        "什么",
+        "怎么样",
+        "如何",
+        "怎样",
+        "有没有",
+    )
+    + (
+        "呢",
+        "吗",
+        "的",
+        "了",
+        "是",
+        "在",
+        "中",
+        "里",
+        "和",
+        "与",
+        "及",
+        "以及",
+        "或",
+        "对比",
+        "比较",
+        "相比",
+        "图表",
+        "画",
+    )
+    + ("图", "一共", "有", "哪些", "哪个", "哪", "各个", "各", "每个", "每", "按照", "按", "分", "最", "高", "低", "大")
+    + ("小", "多", "少", "前", "后", "名", "个", "笔", "条", "位", "家", "次", "种", "类", "款", "件", "项", "年", "月")
+    + ("日", "天", "周", "季度", "第", "上半年", "下半年", "全部", "所有", "整体", "总体", "这份", "这个", "数据", "表")
+    + (
+        "里面",
+        "其中",
+        "对应",
+        "变化",
+        "之间",
+        "关系",
+        "时",
+        "期间",
+        "期",
+        "为",
+        "等于",
+        "时候",
+        "同期",
+        "去年",
+        "今年",
+    )
+)
+STOPWORDS_EN = frozenset(
+    (
+        "what is the are was were of in for by per each a an to and or vs versus how many much do does did "
+        "show me give list tell please which who whose that this these those there their its it with from "
+        "on at as be been have has had all any every between across over under than compare compared "
+        "comparison trend trends chart plot graph breakdown split distribution value values total sum "
+        "average avg mean median number count top bottom highest lowest largest smallest most least best "
+        "worst rate ratio share percentage percent proportion growth change monthly weekly daily yearly "
+        "quarterly annual month week day year quarter time over data table records record rows row "
+        "overall combined altogether like look looks get find can could would should will our my we i you "
+        "where when then also only just about into out up down same different distinct unique our "
+        "whole entire group grouped broken down versus while during since until within among kind "
+        "level levels q1 q2 q3 q4 h1 h2 first second half last past recent next"
+    ).split()
+)

@@ -1,0 +1,128 @@
+"""What the planner decided to compute for a question, and the QuerySpec / PlotSpec arguments it becomes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+PlanKind = Literal["scalar", "grouped", "ranking", "rows", "trend", "fallback"]
+Lang = Literal["zh", "en"]
+
+
+@dataclass
+class Metric:
+    name: str
+    func: str
+    column: str | None = None
+    column2: str | None = None
+    q: float | None = None
+    where: list[dict[str, Any]] = field(default_factory=list)
+
+    def spec(self) -> dict[str, Any]:
+        spec: dict[str, Any] = {"name": self.name, "func": self.func}
+        for key in ("column", "column2", "q"):
+            if getattr(self, key) is not None:
+                spec[key] = getattr(self, key)
+        if self.where:
+            spec["where"] = self.where
+        return spec
+
+
+@dataclass
+class Shown:
+    """A result column the answer quotes, and how (None: plain number; "pct": a ratio as percent)."""
+
+    name: str
+    fmt: str | None = None
+
+
+@dataclass
+class Group:
+    column: str
+    name: str
+    grain: str | None = None
+
+    def spec(self) -> dict[str, Any]:
+        spec: dict[str, Any] = {"column": self.column}
+        if self.grain:
+            spec["grain"] = self.grain
+        if self.name != self.column:
+            spec["alias"] = self.name
+        return spec
+
+
+@dataclass
+class Plan:
+    lang: Lang
+    kind: PlanKind = "scalar"
+    filters: list[dict[str, Any]] = field(default_factory=list)
+    filter_labels: list[str] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
+    metrics: list[Metric] = field(default_factory=list)
+    derived: list[dict[str, Any]] = field(default_factory=list)
+    windows: list[dict[str, Any]] = field(default_factory=list)
+    having: list[dict[str, Any]] = field(default_factory=list)
+    sort: list[dict[str, Any]] = field(default_factory=list)
+    limit: int | None = None
+    row_columns: list[str] = field(default_factory=list)
+    shown: list[Shown] = field(default_factory=list)
+    ascending: bool = False
+    chart: str | None = None
+    time_group: str | None = None
+    unmapped: list[str] = field(default_factory=list)
+    reason: str = ""
+
+    @property
+    def dims(self) -> list[Group]:
+        return [g for g in self.groups if g.name != self.time_group]
+
+    def spec(self) -> dict[str, Any]:
+        spec: dict[str, Any] = {}
+        if self.row_columns:
+            spec["columns"] = list(self.row_columns)
+        if self.filters:
+            spec["filters"] = self.filters
+        if self.groups:
+            spec["group_by"] = [g.spec() for g in self.groups]
+        if self.metrics:
+            spec["aggregations"] = [m.spec() for m in self.metrics]
+        for key in ("derived", "windows", "having", "sort"):
+            if getattr(self, key):
+                spec[key] = getattr(self, key)
+        if self.limit is not None:
+            spec["limit"] = self.limit
+        return spec
+
+    def plot(self, ref: str, row_count: int) -> dict[str, Any] | None:
+        """Arguments of a `plot` call for this plan's result, or None when a chart would not help."""
+        if self.kind in ("scalar", "rows", "fallback") or not self.groups or not 2 <= row_count <= 2000:
+            return None
+        primary = self.shown[0] if self.shown else None
+        if primary is None:
+            return None
+        x = self.time_group or self.groups[0].name
+        others = [g.name for g in self.groups if g.name != x]
+        chart = self.chart or ("line" if self.time_group else "pie" if self._pie() else "bar")
+        if chart == "pie" and (others or row_count > 50):
+            chart = "bar"
+        spec: dict[str, Any] = {"chart_type": chart, "x": x, "y": [primary.name]}
+        if others and chart != "pie":
+            spec["series"] = others[0]
+        if primary.fmt and primary.fmt.startswith("pct"):
+            spec["y_format"] = "percent"
+        spec["title"] = primary.name + (" · " + x if x != primary.name else "")
+        return {"result": ref, "plot": spec}
+
+    def _pie(self) -> bool:
+        return any(w.get("func") == "share_of_total" for w in self.windows) and len(self.groups) == 1
+
+
+def filter_label(column: str, op: str, value: Any, lang: Lang) -> str:
+    """How a filter is shown back to the user: 地区 = 华东, 是否退货 = 是, remote = true."""
+    shown = value
+    if isinstance(value, bool):
+        shown = ("是" if value else "否") if lang == "zh" else str(value).lower()
+    elif isinstance(value, list):
+        shown = "、".join(str(v) for v in value) if lang == "zh" else ", ".join(str(v) for v in value)
+    words = {"in": "属于" if lang == "zh" else "in", "!=": "≠"}
+    return f"{column} {words.get(op, op)} {shown}"

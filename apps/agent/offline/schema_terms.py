@@ -1,0 +1,273 @@
+"""Columns as the planner sees them, and where a question mentions them (by name, synonym or value).
+
+Every column gets aliases: its own name, the words of the concepts it belongs to (lexicon), the core of
+a yes/no column's name (是否退货 -> 退货), and its significant parts. A question is scanned for every
+alias and every known value; overlapping mentions are settled longest first, then strongest.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal
+
+from apps.agent.offline.lexicon import CONCEPTS, FLAG_PREFIXES, GENERIC_PARTS, TRUE_VALUES, VALUE_SYNONYMS
+from apps.datasets.profile import TableProfile
+
+Category = Literal["time", "year", "measure", "dimension", "id", "flag"]
+NAME, VALUE_EXACT, CORE, VALUE_SYNONYM, CONCEPT, VALUE_FOLDED, CONCEPT_PART, PART = (
+    3.0,
+    2.6,
+    2.5,
+    2.4,
+    2.5,
+    2.2,
+    2.0,
+    1.0,
+)
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+_FOLD = str.maketrans({**_FULL_WIDTH, **{ord(c): ord(c.lower()) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}, ord("_"): 32})
+_LATIN = re.compile(r"[a-z]")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_AVG_HINTS: tuple[str, ...] = (
+    "price",
+    "rate",
+    "ratio",
+    "score",
+    "rating",
+    "age",
+    "percent",
+    "pct",
+    "avg",
+    "average",
+    "temperature",
+)
+_AVG_HINTS += ("salary", "wage", "pay")
+_AVG_HINTS_ZH = ("单价", "价格", "率", "评分", "分数", "得分", "年龄", "比例", "平均", "均价", "温度", "薪", "工资")
+
+
+def fold(text: str) -> str:
+    """Half-width, lower-case ASCII, underscores as spaces; one character for one, so positions hold."""
+    return text.translate(_FOLD)
+
+
+def singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _words(text: str) -> list[str]:
+    return [singular(w) for w in re.findall(r"[a-z0-9]+", fold(text))]
+
+
+@dataclass(frozen=True)
+class ColumnView:
+    name: str
+    kind: str
+    category: Category
+    values: tuple[Any, ...] = ()
+    true_value: Any = True
+    distinct: int = 0
+    unique: bool = False
+    null_ratio: float = 0.0
+    lo: Any = None
+    hi: Any = None
+    aliases: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def averaged(self) -> bool:
+        """Measures people average rather than add up (prices, rates, scores, ages)."""
+        words = _words(self.name)
+        return any(h in words for h in _AVG_HINTS) or any(h in self.name for h in _AVG_HINTS_ZH)
+
+
+@dataclass(frozen=True)
+class Term:
+    column: str
+    kind: Literal["column", "value"]
+    start: int
+    end: int
+    strength: float
+    value: Any = None
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+
+@dataclass
+class Schema:
+    views: list[ColumnView]
+    row_count: int
+    by_name: dict[str, ColumnView] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_name = {v.name: v for v in self.views}
+
+    def of(self, *categories: Category) -> list[ColumnView]:
+        return [v for v in self.views if v.category in categories]
+
+    def time_column(self, mentioned: list[str]) -> ColumnView | None:
+        times = self.of("time") or self.of("year")
+        chosen = [v for v in times if v.name in mentioned]
+        return (chosen or times)[0] if (chosen or times) else None
+
+    def concept_column(self, concept: str, category: tuple[Category, ...] = ("measure",)) -> ColumnView | None:
+        forms = {fold(f) for f in CONCEPTS.get(concept, ())}
+        for view in self.views:
+            if view.category in category and any(alias in forms for alias, _ in view.aliases):
+                return view
+        return None
+
+
+def flag_core(name: str) -> str:
+    folded = fold(name).strip()
+    for prefix in FLAG_PREFIXES:
+        if folded.startswith(prefix) and len(folded) > len(prefix) + 1:
+            return folded[len(prefix) :].strip()
+    return folded
+
+
+def _attach(form: str, name: str, core: str) -> float:
+    """How strongly a concept word ties to a column name: whole name, part of it, or not at all."""
+    wanted = _words(form)
+    if form in (name, core) or (wanted and wanted in (_words(name), _words(core))):
+        return CONCEPT
+    if form in GENERIC_PARTS:
+        return 0.0
+    if _LATIN.search(form):
+        words = _words(name)
+        n = len(wanted)
+        return CONCEPT_PART if any(words[i : i + n] == wanted for i in range(len(words) - n + 1)) else 0.0
+    if len(form) >= 2 and form in name and 2 * len(form) >= len(name):
+        return CONCEPT_PART
+    return 0.0
+
+
+def _parts(name: str) -> list[str]:
+    """Significant pieces of a name: English words, or two-character and longer runs of a Chinese name."""
+    if _LATIN.search(name):
+        return [w for w in re.findall(r"[a-z]+", name) if len(w) >= 3 and w not in GENERIC_PARTS]
+    cjk = "".join(_CJK.findall(name))
+    pieces = {cjk[i : i + n] for n in range(2, len(cjk)) for i in range(len(cjk) - n + 1)}
+    return sorted(p for p in pieces if p not in GENERIC_PARTS and not any(g in p for g in ("是否", "编号")))
+
+
+def _aliases(name: str, flag: bool) -> tuple[tuple[str, float], ...]:
+    folded = " ".join(fold(name).split())
+    core = flag_core(name) if flag else folded
+    found: dict[str, float] = {folded: NAME}
+    if core != folded:
+        found[core] = CORE
+    for forms in CONCEPTS.values():
+        strength = max((_attach(fold(f), folded, core) for f in forms), default=0.0)
+        for form in forms if strength else ():
+            found[fold(form)] = max(found.get(fold(form), 0.0), strength)
+    for part in _parts(folded):
+        found.setdefault(part, PART)
+    return tuple(sorted(found.items()))
+
+
+def _category(col: Any, row_count: int) -> tuple[Category, Any]:
+    values = col.values if col.values is not None else col.examples
+    if col.kind == "boolean":
+        return "flag", True
+    texts = [str(v).strip().lower() for v in values or []]
+    if col.kind == "text" and col.distinct_count == 2 and len(texts) == 2 and any(t in TRUE_VALUES for t in texts):
+        return "flag", next(v for v in values if str(v).strip().lower() in TRUE_VALUES)
+    if col.role == "time":
+        return ("time" if col.kind in ("date", "datetime") else "year"), None
+    if col.role == "measure":
+        return "measure", None
+    if col.role == "id" and col.kind == "text" and col.distinct_count <= max(50, row_count // 20):
+        return "dimension", None
+    return col.role, None
+
+
+def schema_of(profile: TableProfile) -> Schema:
+    views = []
+    for col in profile.columns:
+        category, true_value = _category(col, profile.row_count)
+        present = profile.row_count * (1 - col.null_ratio)
+        values = col.values if col.values is not None else col.examples
+        views.append(
+            ColumnView(
+                name=col.name,
+                kind=col.kind,
+                category=category,
+                values=tuple(v for v in values or [] if isinstance(v, str)),
+                true_value=true_value,
+                distinct=col.distinct_count,
+                unique=present > 0 and col.distinct_count >= 0.95 * present,
+                null_ratio=col.null_ratio,
+                lo=col.min,
+                hi=col.max,
+                aliases=_aliases(col.name, category == "flag"),
+            )
+        )
+    return Schema(views=views, row_count=profile.row_count)
+
+
+@lru_cache(maxsize=4096)
+def alias_pattern(alias: str) -> re.Pattern[str]:
+    if _LATIN.search(alias):
+        body = r"[\s\-]*".join(re.escape(w) for w in alias.split())
+        return re.compile(rf"(?<![a-z0-9]){body}(?:s|es|ed|d|ing|ly)?(?![a-z0-9])")
+    return re.compile(re.escape(alias))
+
+
+def _column_candidates(text: str, view: ColumnView) -> list[Term]:
+    found = []
+    for alias, strength in view.aliases:
+        for match in alias_pattern(alias).finditer(text):
+            found.append(Term(view.name, "column", match.start(), match.end(), strength))
+    found.sort(key=lambda t: (t.start, -t.end))
+    merged: list[Term] = []
+    for term in found:  # "return" + "reason" next to each other name one column: 退货原因
+        last = merged[-1] if merged else None
+        gap = text[last.end : term.start] if last else ""
+        if last and term.start >= last.end and len(gap) <= 2 and gap.strip(" 的'") == "":
+            merged[-1] = Term(view.name, "column", last.start, term.end, max(last.strength, term.strength))
+        elif not last or term.start >= last.end or term.end > last.end:
+            merged.append(term)
+    return merged
+
+
+def _value_candidates(question: str, text: str, view: ColumnView) -> list[Term]:
+    found = []
+    for value in view.values:
+        folded = fold(value).strip()
+        if len(folded) < 2 or folded.replace(".", "").isdigit():
+            continue
+        for match in alias_pattern(folded).finditer(text):
+            exact = question[match.start() : match.start() + len(value)] == value
+            found.append(
+                Term(view.name, "value", match.start(), match.end(), VALUE_EXACT if exact else VALUE_FOLDED, value)
+            )
+        for synonym in VALUE_SYNONYMS.get(folded, ()):
+            for match in alias_pattern(fold(synonym)).finditer(text):
+                found.append(Term(view.name, "value", match.start(), match.end(), VALUE_SYNONYM, value))
+    return found
+
+
+def find_terms(question: str, schema: Schema) -> list[Term]:
+    """Non-overlapping mentions of columns and values, in reading order."""
+    text = fold(question)
+    candidates: list[Term] = []
+    for view in schema.views:
+        candidates += _column_candidates(text, view)
+        if view.category in ("dimension", "id", "flag") and view.kind == "text":
+            candidates += _value_candidates(question, text, view)
+    order = {v.name: i for i, v in enumerate(schema.views)}
+    candidates.sort(key=lambda t: (-t.length, -t.strength, t.kind != "value", order[t.column]))
+    taken = bytearray(len(text))
+    chosen = []
+    for term in candidates:
+        if taken.find(1, term.start, term.end) == -1:
+            taken[term.start : term.end] = b"\x01" * term.length
+            chosen.append(term)
+    return sorted(chosen, key=lambda t: t.start)

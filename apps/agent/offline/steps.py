@@ -1,0 +1,163 @@
+"""The planner's next move, decided from the transcript alone: list tables, read the schema, run the
+query, draw it, or write the final draft (plainly when the question cannot be mapped)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from apps.agent.offline.drafts import ResultView, answer_draft
+from apps.agent.offline.followups import fallback_draft, follow_ups
+from apps.agent.offline.intent import analyze, language_of
+from apps.agent.offline.plan import Lang, Metric, Plan
+from apps.agent.offline.schema_terms import find_terms, fold, schema_of, singular
+from apps.agent.offline.transcript import ToolResult, Transcript
+from apps.datasets.profile import TableProfile
+
+
+@dataclass
+class Move:
+    """Either tool calls (name, arguments) or a final draft."""
+
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    draft: str = ""
+
+
+_YEAR = r"(?<!\d)(?:19|20)\d{2}(?!\d)"
+
+
+def _table_args(table: str | None) -> dict[str, Any]:
+    return {"table": table} if table else {}
+
+
+def merged_question(previous: str, current: str, profile: TableProfile) -> str:
+    """A follow-up ("那华北呢？", "what about 2024?") read as the previous question with its values swapped."""
+    schema = schema_of(profile)
+    now = {t.column: t for t in find_terms(current, schema) if t.kind == "value"}
+    text, used = previous, set()
+    for term in sorted((t for t in find_terms(previous, schema) if t.kind == "value"), key=lambda t: -t.start):
+        if term.column in now:
+            text = text[: term.start] + str(now[term.column].value) + text[term.end :]
+            used.add(term.column)
+    rest = current
+    for column in used:
+        said = now[column]
+        rest = rest[: said.start] + " " * (said.end - said.start) + rest[said.end :]
+    years = re.findall(_YEAR, current)
+    if len(set(years)) == 1 and re.search(_YEAR, text):  # "那2024年呢？": the same question for another year
+        text, rest = re.sub(_YEAR, years[0], text), re.sub(_YEAR, " ", rest)
+    return text.rstrip("?？。. ") + " " + rest.strip()
+
+
+def choose_table(question: str, tables: list[str]) -> str | None:
+    """The table the question names (or whose name shares most words with it), else the first."""
+    if not tables:
+        return None
+    text = fold(question)
+
+    def score(name: str) -> int:
+        words = [singular(w) for w in fold(name).replace(".", " ").split() if len(w) >= 3]
+        return sum(3 if w in text else 0 for w in words) + (5 if fold(name) in text else 0)
+
+    return max(tables, key=lambda t: (score(t), -tables.index(t)))
+
+
+def _profile(result: ToolResult) -> TableProfile | None:
+    try:
+        return TableProfile.model_validate(result.data)
+    except ValidationError:
+        return None
+
+
+class Planner:
+    def __init__(self, transcript: Transcript, tools: set[str]) -> None:
+        self.t, self.tools = transcript, tools
+        self.lang: Lang = language_of(transcript.question)
+        self.sql = "list_tables" in tools
+
+    def table(self) -> str | None:
+        listed = self.t.last_ok("list_tables")
+        tables = listed.data.get("tables", []) if listed and isinstance(listed.data, dict) else []
+        return choose_table(self.t.question, [str(t) for t in tables]) if self.sql else None
+
+    def next_move(self) -> Move:
+        schema_call = self.t.last_ok("get_schema")
+        if schema_call is None:
+            return self.read_schema()
+        profile = _profile(schema_call)
+        if profile is None or "run_query" not in self.tools:
+            return Move(draft=self.cannot_read())
+        plan = self.plan_for(profile)
+        return self.query_moves(plan, profile, schema_call.args.get("table"))
+
+    def read_schema(self) -> Move:
+        if self.sql and not self.t.of("list_tables"):
+            return Move(calls=[("list_tables", {})])
+        table = self.table()
+        tried = self.t.of("get_schema")
+        if "get_schema" not in self.tools or any(c.args == _table_args(table) for c in tried):
+            return Move(draft=self.cannot_read())
+        return Move(calls=[("get_schema", _table_args(table))])
+
+    def plan_for(self, profile: TableProfile) -> Plan:
+        plan = analyze(self.t.question, profile, self.lang)
+        if plan.reason in ("unmapped", "default_count") and self.t.history:
+            merged = merged_question(self.t.history[-1], self.t.question, profile)
+            follow = analyze(merged, profile, self.lang)
+            if follow.kind != "fallback":
+                return follow
+        return plan
+
+    def query_moves(self, plan: Plan, profile: TableProfile, table: str | None) -> Move:
+        queries = self.t.of("run_query")
+        if not queries:
+            return Move(calls=[("run_query", {"spec": plan.spec(), **_table_args(table)})])
+        last = queries[-1]
+        if not last.ok:
+            if len(queries) == 1 and plan.kind != "fallback":
+                counting = Plan(lang=self.lang, kind="fallback", reason="query_failed")
+                counting.metrics = [Metric("行数" if self.lang == "zh" else "row_count", "count")]
+                return Move(calls=[("run_query", {"spec": counting.spec(), **_table_args(table)})])
+            return Move(draft=self.cannot_read())
+        if len(queries) > 1:  # the main query failed and a plain count stood in for it
+            plan = Plan(lang=self.lang, kind="fallback", reason="query_failed", metrics=plan.metrics[:0])
+            plan.metrics = [Metric("行数" if self.lang == "zh" else "row_count", "count")]
+        return self.after_query(plan, profile, last)
+
+    def after_query(self, plan: Plan, profile: TableProfile, query: ToolResult) -> Move:
+        data = query.data if isinstance(query.data, dict) else {}
+        result = ResultView(
+            ref=query.ref or "q1",
+            columns=[str(c) for c in data.get("columns", [])],
+            rows=[list(r) for r in data.get("rows", [])],
+            row_count=int(data.get("row_count") or 0),
+        )
+        schema = schema_of(profile)
+        if plan.kind == "fallback":
+            metric = plan.metrics[0].name
+            return Move(draft=fallback_draft(plan, schema, query.ref, metric, self.lang, self.t.question))
+        plots = self.t.of("plot")
+        plot_args = plan.plot(result.ref, result.row_count) if "plot" in self.tools else None
+        if plot_args is not None and not plots:
+            return Move(calls=[("plot", plot_args)])
+        chart = plots[-1].args.get("plot", {}).get("chart_type") if plots and plots[-1].ok else None
+        questions = follow_ups(schema, plan, self.lang, self.t.question)
+        strict = self.t.verify_failed
+        return Move(draft=answer_draft(plan, result, schema, questions, strict=strict, chart=chart))
+
+    def cannot_read(self) -> str:
+        if self.lang == "zh":
+            return "抱歉，我没能读取这份数据的结构或执行查询，所以无法回答这个问题。请检查数据源后重试。"
+        return (
+            "Sorry, I could not read this data's structure or run a query, so I cannot answer. "
+            "Check the data source and try again."
+        )
+
+
+def next_move(transcript: Transcript, tools: set[str]) -> Move:
+    if not transcript.question:
+        return Move(draft="请提出一个关于数据的问题。 / Ask a question about your data.")
+    return Planner(transcript, tools).next_move()

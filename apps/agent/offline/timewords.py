@@ -1,0 +1,238 @@
+"""Periods in a question: years, months, quarters, halves and "last N months" become filters on the time
+column; 每月/weekly/年度 become a time grain; "trend" without a grain picks one from the data's span."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from apps.agent.offline.lexicon import CN_NUMERALS, GRAIN_WORDS, TREND_WORDS
+from apps.agent.offline.schema_terms import ColumnView, alias_pattern
+
+_MONTHS_EN = "january february march april may june july august september october november december".split()
+_MONTH_NAME = "|".join(m + ("" if len(m) <= 4 else f"|{m[:3]}") for m in _MONTHS_EN)
+_YEAR = r"((?:19|20)\d{2})"
+_Q_CN = r"第?\s*([一二三四1-4])\s*季度"
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("half", re.compile(_YEAR + r"\s*年?\s*的?\s*(上半年|下半年)")),
+    ("half_en", re.compile(r"(?<![a-z])(h1|h2|first half|second half)\s*(?:of\s*)?" + _YEAR)),
+    ("quarter", re.compile(_YEAR + r"\s*年?\s*的?\s*(?:" + _Q_CN + r"|q([1-4]))")),
+    ("quarter_en", re.compile(r"(?<![a-z0-9])q([1-4])\s*(?:of\s*)?" + _YEAR)),
+    ("month", re.compile(_YEAR + r"\s*(?:年\s*(\d{1,2})\s*月份?|[-/](\d{1,2})(?![\d]))")),
+    ("month_en", re.compile(r"(?<![a-z])(" + _MONTH_NAME + r")\.?\s*(?:of\s*)?" + _YEAR)),
+    ("month_bare", re.compile(r"(?<![\d年])(\d{1,2})\s*月(?:份)?(?!度)")),
+    ("quarter_bare", re.compile(r"(?<![a-z0-9])q([1-4])(?![0-9])|" + _Q_CN)),
+    ("this_year", re.compile(r"今年|本年|本年度|(?<![a-z])(?:this|current) year")),
+    ("last_year", re.compile(r"去年|上一年|上年|(?<![a-z])(?:last|previous) year(?!s)")),
+    (
+        "recent",
+        re.compile(
+            r"(?:最近|近|过去|last|past)\s*(\d+|[一二两三四五六七八九十]+)?\s*(?:个)?\s*(天|日|周|月|年|days?|weeks?|months?|years?)"
+        ),
+    ),
+    (
+        "year",
+        re.compile(
+            r"(?:(?P<pre>since|from|after|before)\s+)?(?<![\d.])(?P<y>(?:19|20)\d{2})(?![\d.%])"
+            r"(?P<post>\s*年?\s*(?:以后|之后|以来|起|开始|以前|之前))?"
+        ),
+    ),
+]
+
+
+@dataclass(frozen=True)
+class TimeFilter:
+    """A filter on the time column; `label` is how the question said it (shown back in the answer)."""
+
+    spec: dict[str, Any]
+    start: int
+    end: int
+    label: str
+    year: int | None = None
+
+
+def _as_date(value: Any) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return None
+
+
+def _number(text: str | None, default: int = 1) -> int:
+    if not text:
+        return default
+    if text.isdigit():
+        return int(text)
+    if text.startswith("十"):
+        return 10 + CN_NUMERALS.get(text[1:], 0)
+    if len(text) == 2 and text[1] == "十":
+        return CN_NUMERALS.get(text[0], 1) * 10
+    return CN_NUMERALS.get(text, default)
+
+
+def _shift_months(day: dt.date, months: int) -> dt.date:
+    index = day.year * 12 + day.month - 1 + months
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
+class _Reader:
+    def __init__(self, text: str, column: ColumnView) -> None:
+        self.text, self.column = text, column
+        lo, hi = _as_date(column.lo), _as_date(column.hi)
+        self.lo, self.hi = lo, hi
+        self.single_year = lo.year if lo and hi and lo.year == hi.year else None
+
+    def on(self, grain: str | None, op: str, value: Any) -> dict[str, Any]:
+        spec: dict[str, Any] = {"column": self.column.name, "op": op, "value": value}
+        if grain and self.column.category == "time":
+            spec["grain"] = grain
+        return spec
+
+    def read(self, kind: str, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        handler = getattr(self, f"_{kind}")
+        found: list[dict[str, Any]] | None = handler(m)
+        return found
+
+    def _year(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        before = self.text[max(0, m.start() - 12) : m.start()]
+        if re.search(r"(大于|小于|超过|高于|低于|above|over|below|under|than|>|<)\s*$", before):
+            return None
+        year, pre, post = int(m.group("y")), m.group("pre") or "", m.group("post") or ""
+        if pre in ("since", "from") or any(w in post for w in ("以后", "之后", "以来", "起", "开始")):
+            return [self.bound(">=", year)]
+        if pre == "after":
+            return [self.bound(">=", year + 1)]
+        if pre == "before" or any(w in post for w in ("以前", "之前")):
+            return [self.bound("<", year)]
+        return [self.on("year", "=", year)]
+
+    def bound(self, op: str, year: int) -> dict[str, Any]:
+        if self.column.category == "year":
+            return {"column": self.column.name, "op": op, "value": year}
+        return self.on(None, op, f"{year}-01-01")
+
+    def _this_year(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        """Years relative to the data's latest date (the data, not the clock, decides what "this year" is)."""
+        return [self.on("year", "=", self.hi.year)] if self.hi else None
+
+    def _last_year(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        return [self.on("year", "=", self.hi.year - 1)] if self.hi else None
+
+    def _month(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        month = int(m.group(2) or m.group(3))
+        return [self.on("month", "=", f"{m.group(1)}-{month:02d}")] if 1 <= month <= 12 else None
+
+    def _month_en(self, m: re.Match[str]) -> list[dict[str, Any]]:
+        month = next(i for i, name in enumerate(_MONTHS_EN, 1) if name.startswith(m.group(1)[:3]))
+        return [self.on("month", "=", f"{m.group(2)}-{month:02d}")]
+
+    def _month_bare(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        month = int(m.group(1))
+        if self.single_year is None or not 1 <= month <= 12:
+            return None
+        return [self.on("month", "=", f"{self.single_year}-{month:02d}")]
+
+    def _quarter(self, m: re.Match[str]) -> list[dict[str, Any]]:
+        q = _number(m.group(2) or m.group(3))
+        return [self.on("quarter", "=", f"{m.group(1)}-Q{q}")]
+
+    def _quarter_en(self, m: re.Match[str]) -> list[dict[str, Any]]:
+        return [self.on("quarter", "=", f"{m.group(2)}-Q{m.group(1)}")]
+
+    def _quarter_bare(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        if self.single_year is None:
+            return None
+        return [self.on("quarter", "=", f"{self.single_year}-Q{_number(m.group(1) or m.group(2))}")]
+
+    def _range(self, start: dt.date, end: dt.date) -> list[dict[str, Any]]:
+        return [self.on(None, ">=", start.isoformat()), self.on(None, "<", end.isoformat())]
+
+    def _half(self, m: re.Match[str]) -> list[dict[str, Any]]:
+        year, first = int(m.group(1)), m.group(2) == "上半年"
+        return self._range(
+            dt.date(year, 1 if first else 7, 1), dt.date(year if first else year + 1, 7 if first else 1, 1)
+        )
+
+    def _half_en(self, m: re.Match[str]) -> list[dict[str, Any]]:
+        year, first = int(m.group(2)), m.group(1) in ("h1", "first half")
+        return self._range(
+            dt.date(year, 1 if first else 7, 1), dt.date(year if first else year + 1, 7 if first else 1, 1)
+        )
+
+    def _recent(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        if self.hi is None or self.column.category != "time":
+            return None
+        n, unit = _number(m.group(1)), m.group(2)
+        end = self.hi + dt.timedelta(days=1)
+        if unit[0] in "天日d":
+            start = end - dt.timedelta(days=n)
+        elif unit[0] in "周w":
+            start = end - dt.timedelta(weeks=n)
+        elif unit[0] in "月m":
+            start = _shift_months(self.hi, 1 - n)
+        else:
+            start = dt.date(self.hi.year - n + 1, 1, 1)
+        return self._range(start, end)
+
+
+def find_time_filters(text: str, column: ColumnView | None) -> list[TimeFilter]:
+    """Filters for the periods a (folded) question names, most specific reading first."""
+    if column is None:
+        return []
+    reader = _Reader(text, column)
+    taken = bytearray(len(text))
+    found: list[TimeFilter] = []
+    for kind, pattern in _PATTERNS:
+        if column.category == "year" and kind != "year":
+            continue
+        for m in pattern.finditer(text):
+            if taken.find(1, m.start(), m.end()) != -1:
+                continue
+            specs = reader.read(kind, m)
+            if not specs:
+                continue
+            taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+            yearly = kind in ("year", "this_year", "last_year") and specs[0]["op"] == "="
+            year = specs[0]["value"] if yearly else None
+            found += [TimeFilter(s, m.start(), m.end(), m.group(0).strip(), year) for s in specs]
+    return found
+
+
+def merge_years(filters: list[TimeFilter]) -> tuple[list[TimeFilter], list[int]]:
+    """Several years named alone mean a comparison between them: one `in` filter, and the years."""
+    years = sorted({f.year for f in filters if f.year is not None})
+    if len(years) < 2:
+        return filters, []
+    first = next(f for f in filters if f.year is not None)
+    spec = {**first.spec, "op": "in", "value": years}
+    label = "、".join(str(y) for y in years)
+    rest = [f for f in filters if f.year is None]
+    return [TimeFilter(spec, first.start, first.end, label), *rest], years
+
+
+def find_grain(text: str, taken: bytearray) -> tuple[str | None, bool]:
+    """(time grain named in the question, whether it asks for a trend)."""
+    best: tuple[int, str] | None = None
+    for grain, words in GRAIN_WORDS.items():
+        for word in words:
+            for m in alias_pattern(word).finditer(text):
+                if taken.find(1, m.start(), m.end()) == -1 and (best is None or len(word) > best[0]):
+                    best = (len(word), grain)
+    trend = any(alias_pattern(w).search(text) for w in TREND_WORDS)
+    return (best[1] if best else None), trend
+
+
+def default_grain(column: ColumnView, filters: list[TimeFilter]) -> str:
+    """A grain that gives a readable number of points over the period asked (or the data's span)."""
+    lo, hi = _as_date(column.lo), _as_date(column.hi)
+    if column.category == "year" or lo is None or hi is None:
+        return "year"
+    grains = {f.spec.get("grain") for f in filters}
+    if "month" in grains:
+        return "day"
+    if "quarter" in grains:
+        return "week"
+    days = (hi - lo).days if not grains & {"year"} else 365
+    return "year" if days > 1100 else "month" if days > 120 else "week" if days > 21 else "day"
