@@ -8,7 +8,7 @@ import io
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -27,6 +27,35 @@ def interceptions(*, tenant: Tenant) -> QuerySet[InterceptionLog]:
     return InterceptionLog.objects.for_tenant(tenant).order_by("-created_at")
 
 
+def audit_runs(*, tenant: Tenant) -> QuerySet[Any]:
+    """One row per run (trace id) of the tenant's audit trail, newest first: steps, failures, rows, latency."""
+    return (
+        AuditEvent.objects.for_tenant(tenant)
+        .values("trace_id")
+        .annotate(
+            started_at=Min("created_at"),
+            steps=Count("id"),
+            failed=Count("id", filter=~Q(status="ok")),
+            rows=Sum("rows"),
+            latency_ms=Sum("latency_ms"),
+            actor=Max("actor"),
+        )
+        .order_by("-started_at", "trace_id")
+    )
+
+
+def run_questions(*, tenant: Tenant, trace_ids: list[str]) -> dict[str, str]:
+    """The question each run answered, where it is known (a conversation's message, or the interception)."""
+    from apps.conversations.models import Run
+
+    found = dict(
+        InterceptionLog.objects.for_tenant(tenant).filter(trace_id__in=trace_ids).values_list("trace_id", "question")
+    )
+    runs = Run.objects.for_tenant(tenant).filter(trace_id__in=trace_ids).values_list("trace_id", "message__question")
+    found.update(dict(runs))
+    return found
+
+
 def month_bounds(month: str | None) -> tuple[dt.datetime, dt.datetime]:
     """[start, end) of a calendar month given as YYYY-MM (default: this month), in the platform's time zone."""
     if month:
@@ -39,6 +68,19 @@ def month_bounds(month: str | None) -> tuple[dt.datetime, dt.datetime]:
         start = month_start()
     naive = timezone.localtime(start).replace(tzinfo=None)
     return start, timezone.make_aware((naive + dt.timedelta(days=32)).replace(day=1))
+
+
+def recent_months(*, count: int = 12, selected: str | None = None) -> list[str]:
+    """The last `count` months as YYYY-MM, newest first (plus `selected` if older): a month picker's choices."""
+    months: list[str] = []
+    cursor = timezone.localtime(month_start()).replace(tzinfo=None)
+    for _i in range(count):
+        months.append(cursor.strftime("%Y-%m"))
+        cursor = (cursor - dt.timedelta(days=1)).replace(day=1)
+    if selected and selected not in months:
+        months.append(selected)
+        months.sort(reverse=True)
+    return months
 
 
 def _sums(rows: QuerySet[UsageRecord]) -> dict[str, Any]:
@@ -114,3 +156,16 @@ def platform_billing(*, month: str | None = None) -> list[dict[str, Any]]:
     start, end = month_bounds(month)
     rows = UsageRecord.objects.unscoped_for_admin().filter(created_at__gte=start, created_at__lt=end)
     return _grouped(rows, "tenant__slug")
+
+
+PLATFORM_COLUMNS = ("tenant__slug", "runs", "llm_calls", "queries", "input_tokens", "output_tokens", "cost_usd")
+
+
+def platform_billing_csv(*, month: str | None = None) -> bytes:
+    """Staff only: the platform billing table as CSV (UTF-8 with BOM, for Excel)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["tenant", *PLATFORM_COLUMNS[1:]])
+    for line in platform_billing(month=month):
+        writer.writerow([f"{line[c]:.8f}" if c == "cost_usd" else line[c] for c in PLATFORM_COLUMNS])
+    return ("\ufeff" + out.getvalue()).encode("utf-8")

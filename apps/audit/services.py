@@ -1,15 +1,18 @@
-"""Writes to the audit tables: interceptions, one AuditEvent per tool call, and the usage ledger."""
+"""Writes to the audit tables: interceptions and their review, one AuditEvent per tool call, the usage ledger."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
 
-from apps.audit.models import AuditEvent, InterceptionLog, UsageKind, UsageRecord
+from apps.audit.models import AuditEvent, InterceptionLog, UsageKind, UsageRecord, WhitelistPattern
 from apps.tenants.models import Tenant
 
 
@@ -126,3 +129,27 @@ def run_record(*, tenant: Tenant, trace_id: str, actor: str, model: str) -> Usag
     return UsageRecord.objects.create(
         tenant=tenant, kind=UsageKind.RUN, trace_id=trace_id, actor=actor[:200], model=model[:100]
     )
+
+
+def interception_mark_false_positive(*, log: InterceptionLog) -> list[WhitelistPattern]:
+    """A reviewer's verdict "this was legitimate": whitelist each matched text (escaped, so it matches only
+    itself) and mark the interception reviewed. The next run reads the whitelist and lets the same text through.
+    Returns the whitelist rows created (texts already whitelisted are not added twice)."""
+    texts = sorted({str(m.get("text", "")).strip() for m in log.matched_patterns} - {""})
+    created = []
+    with transaction.atomic():
+        for text in texts:
+            regex = re.escape(text)
+            if WhitelistPattern.objects.filter(regex=regex, active=True).exists():
+                continue
+            note = f"false positive of interception #{log.pk} ({log.tenant.slug}, trace {log.trace_id[:12]})"
+            created.append(WhitelistPattern.objects.create(regex=regex, note=note[:255]))
+        log.false_positive = True
+        log.reviewed_at = timezone.now()
+        log.save(update_fields=["false_positive", "reviewed_at"])
+    return created
+
+
+def interceptions_mark_reviewed(*, logs: QuerySet[InterceptionLog]) -> int:
+    """Mark interceptions reviewed (the first review's time is kept); returns how many were newly marked."""
+    return logs.filter(reviewed_at__isnull=True).update(reviewed_at=timezone.now())
