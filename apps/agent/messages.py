@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from apps.agent.response import ErrorOut
@@ -53,7 +54,10 @@ _TEXTS: dict[str, dict[str, tuple[str, list[str]]]] = {
 
 
 def language_of(text: str) -> Lang:
-    return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
+    """The language to answer in: Chinese when Chinese characters outnumber English words."""
+    cjk = len(re.findall(r"[\u4e00-\u9fff]", text))
+    words = len(re.findall(r"[A-Za-z]{2,}", text))
+    return "zh" if cjk and cjk >= words else "en"
 
 
 def user_error(code: str, lang: Lang, detail: str = "") -> ErrorOut:

@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from django.utils import translation
 from langchain_core.language_models import BaseChatModel
 
 from apps.agent import providers
@@ -91,9 +92,11 @@ def answer_question(
         started=time.perf_counter(),
     )
     try:
-        final = build_graph().invoke(
-            RunState(question=question, history=list(history)), context=ctx, config={"recursion_limit": 64}
-        )
+        # Tool messages to the model and the user's errors follow the question's language.
+        with translation.override("zh-hans" if lang == "zh" else "en"):
+            final = build_graph().invoke(
+                RunState(question=question, history=list(history)), context=ctx, config={"recursion_limit": 64}
+            )
         response: AskResponse = final["response"]
     except Exception:  # a bug must still end the run with a clear event, never a silent hang
         log.exception("run %s crashed", trace_id)

@@ -132,8 +132,8 @@ NARROWER: dict[str, list[tuple[str, str, str]]] = {
         ),
         (
             "DOUBLE",
-            r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[+-]?(0|[1-9][0-9]*)?([.][0-9]+)?([eE][+-]?[0-9]+)?') "
-            r"AND REGEXP_MATCHES(__c__, '[0-9]'))",
+            r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), "
+            r"'[+-]?((0|[1-9][0-9]*)([.][0-9]+)?|[.][0-9]+)([eE][+-]?[0-9]+)?'))",
             "CAST(TRIM(__c__) AS DOUBLE)",
         ),
         ("BOOLEAN", "BOOL_AND(LOWER(TRIM(__c__)) IN ('true', 'false'))", "CAST(TRIM(__c__) AS BOOLEAN)"),

@@ -45,3 +45,13 @@ def test_a_pattern_that_does_not_compile_is_skipped_not_fatal(binding):  # noqa:
     assert "broken" not in {p.code for p in verification_rules().patterns}
     response, _events, _model = ask(binding, *schema_then_query(), final("{{q1.地区[0]}}"))
     assert response.status == "answered"
+
+
+def test_ordinary_phrases_are_whitelisted_by_default(binding):  # noqa: F811
+    draft = "For example, {{q1.地区[0]}} leads with {{q1.销售额[0]}}; the example data are real results."
+    response, _events, _model = ask(
+        binding, *schema_then_query(), final(draft), final(draft), question="Which region leads?"
+    )
+    assert response.status == "intercepted", "the word 'example' alone is still a sample-data marker"
+    response, _events, _model = ask(binding, *schema_then_query(), final("For example, {{q1.地区[0]}} leads."))
+    assert response.status == "answered", "'for example' is ordinary English"

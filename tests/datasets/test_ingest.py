@@ -103,6 +103,14 @@ def test_types_are_inferred_without_losing_values(tmp_path):
     assert rows[-1][:2] == ("00099", "N/A")
 
 
+def test_codes_that_look_like_exponents_stay_text(tmp_path):
+    _report, types, rows = ingest(write(tmp_path, "ids.csv", "员工,部门\nE1001,销售\nE1002,财务\n"))
+    assert types["员工"] == "VARCHAR" and rows[0] == ("E1001", "销售")
+    book = xlsx(tmp_path, {"S": [["id", "n"], ["E1001", "1.5"], ["e2", ".5"]]})
+    _report, types, rows = ingest(book, sheet="S")
+    assert types == {"id": "VARCHAR", "n": "DOUBLE"} and rows == [("E1001", 1.5), ("e2", 0.5)]
+
+
 def test_a_late_value_of_another_type_is_not_lost(tmp_path):
     body = "n,v\n" + "".join(f"{i},{i}\n" for i in range(30_000)) + "30000,abc\n"
     _report, types, rows = ingest(write(tmp_path, "late.csv", body))

@@ -138,7 +138,7 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
             for m in re.finditer(body, text):
                 if not _free(taken, m.start(), m.end()):
                     continue
-                column = _threshold_column(text, m, measures, schema, word)
+                column = _threshold_column(text, m, measures, schema)
                 if column is None:
                     continue
                 value = float(m.group(1)) * _UNIT.get(m.group(2) or "", 1.0)
@@ -149,7 +149,8 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
     return found
 
 
-def _threshold_column(text: str, m: re.Match[str], measures: list[Term], schema: Schema, word: str) -> str | None:
+def _threshold_column(text: str, m: re.Match[str], measures: list[Term], schema: Schema) -> str | None:
+    """The column a threshold is about: named by a comparative, or the measure right before or after it."""
     for phrase, (_op, concept) in lx.COMPARATIVE_CONCEPTS.items():
         if text[max(0, m.start() - 14) : m.end()].find(phrase) != -1:
             view = schema.concept_column(concept)

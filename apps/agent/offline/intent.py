@@ -6,8 +6,7 @@ returned; the question's words only choose among them. What cannot be mapped is 
 
 from __future__ import annotations
 
-import re
-
+from apps.agent.messages import language_of
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.cues import Cues, find_words, read_cues
 from apps.agent.offline.leftovers import leftover_words
@@ -16,14 +15,6 @@ from apps.agent.offline.plan import Group, Lang, Metric, Plan
 from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms, fold, schema_of
 from apps.agent.offline.timewords import default_grain, find_grain, find_time_filters, merge_years
 from apps.datasets.profile import TableProfile
-
-
-def language_of(text: str) -> Lang:
-    """The language to answer in: Chinese when Chinese characters outnumber English words."""
-    cjk = len(re.findall(r"[\u4e00-\u9fff]", text))
-    words = len(re.findall(r"[A-Za-z]{2,}", text))
-    return "zh" if cjk and cjk >= words else "en"
-
 
 _MEASURE_GROUP_MARKERS = ("各个", "各", "每个", "每一个", "each", "for each", "across")
 

@@ -3,6 +3,7 @@ query, draw it, or write the final draft (plainly when the question cannot be ma
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ class Move:
     draft: str = ""
 
 
+log = logging.getLogger(__name__)
 _YEAR = r"(?<!\d)(?:19|20)\d{2}(?!\d)"
 
 
@@ -103,6 +105,15 @@ class Planner:
         return Move(calls=[("get_schema", _table_args(table))])
 
     def plan_for(self, profile: TableProfile) -> Plan:
+        try:
+            return self._plan_for(profile)
+        except Exception:  # a question the planner trips over gets the plain answer, never a guess
+            log.exception("the offline planner could not read %r", self.t.question[:200])
+            plan = Plan(lang=self.lang, kind="fallback", reason="unmapped")
+            plan.metrics = [Metric("行数" if self.lang == "zh" else "row_count", "count")]
+            return plan
+
+    def _plan_for(self, profile: TableProfile) -> Plan:
         plan = analyze(self.t.question, profile, self.lang)
         if plan.reason in ("unmapped", "default_count") and self.t.history:
             merged = merged_question(self.t.history[-1], self.t.question, profile)

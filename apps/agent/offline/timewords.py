@@ -29,7 +29,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "recent",
         re.compile(
-            r"(?:最近|近|过去|last|past)\s*(\d+|[一二两三四五六七八九十]+)?\s*(?:个)?\s*(天|日|周|月|年|days?|weeks?|months?|years?)"
+            r"(?:最近|近|过去|last|past)\s*(\d{1,3}(?!\d)|[一二两三四五六七八九十]+)?\s*(?:个)?\s*"
+            r"(天|日|周|月|年|days?|weeks?|months?|years?)"
         ),
     ),
     (
@@ -164,7 +165,7 @@ class _Reader:
     def _recent(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
         if self.hi is None or self.column.category != "time":
             return None
-        n, unit = _number(m.group(1)), m.group(2)
+        n, unit = max(1, min(_number(m.group(1)), 100)), m.group(2)
         end = self.hi + dt.timedelta(days=1)
         if unit[0] in "天日d":
             start = end - dt.timedelta(days=n)

@@ -148,11 +148,12 @@ def _label_warnings(draft: str, grounded: list[tuple[Mention, Any]], tables: dic
 
 
 def _identifier_spans(draft: str, texts: set[str], whitelist: Iterable[str]) -> list[tuple[int, int]]:
-    """Spans of the draft that quote a result value containing digits ("User 7", "SKU-1024") or a
-    whitelisted pattern: their digits are part of a name, not numbers to ground."""
+    """Spans of the draft that quote a result value containing digits ("User 7", "SKU-1024", 七天无理由)
+    or a whitelisted pattern: their digits are part of a name, not numbers to ground."""
     spans = []
     for text in texts:
-        if len(text) >= 2 and any(ch.isdigit() for ch in text) and not _NUMERIC_TEXT.match(text):
+        has_digits = any(ch.isdigit() or ch in _CN_NUMERALS for ch in text)
+        if len(text) >= 2 and has_digits and not _NUMERIC_TEXT.match(text):
             start = draft.find(text)
             while start != -1:
                 spans.append((start, start + len(text)))
@@ -163,6 +164,7 @@ def _identifier_spans(draft: str, texts: set[str], whitelist: Iterable[str]) -> 
 
 
 _NUMERIC_TEXT = re.compile(r"^[\d\s.,%:/\-年月日Q]+$")
+_CN_NUMERALS = frozenset("零一二两三四五六七八九十百千万亿")
 
 
 def verify(inp: VerifyInput) -> Verdict:
