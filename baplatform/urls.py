@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("apps.datasets.urls")),
+    path("", include("apps.conversations.urls")),
     path("", include("apps.audit.urls")),
     path("", include("apps.tenants.urls")),
 ]

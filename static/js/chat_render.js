@@ -1,0 +1,241 @@
+// Chat answers: text with traced numbers, result tables, ECharts charts, downloads, follow-up chips, errors.
+// Every piece of data goes into the page through textContent or attributes, never as HTML.
+(function () {
+  "use strict";
+  const MAX_TABLE_ROWS = 100;
+  const DIGIT = /[0-9]/;
+  const charts = [];
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function fmt(template, values) {
+    return template.replace(/%\((\w+)\)s/g, (whole, key) => (key in values ? String(values[key]) : whole));
+  }
+
+  // A number in the answer must stand alone: "4" does not match inside "297,091.86" or "2025".
+  function standsAlone(text, start, end) {
+    const before = text[start - 1] || "";
+    const after = text[end] || "";
+    if (DIGIT.test(before) || DIGIT.test(after)) return false;
+    if ((before === "." || before === ",") && DIGIT.test(text[start - 2] || "")) return false;
+    if ((after === "." || after === ",") && DIGIT.test(text[end + 1] || "")) return false;
+    return true;
+  }
+
+  // Where each grounded number sits in the answer: [{start, end, item}] sorted, without overlaps.
+  function locateGrounding(answer, grounding) {
+    const claimed = [];
+    const overlaps = (s, e) => claimed.some((c) => s < c.end && c.start < e);
+    const ordered = grounding
+      .filter((g) => g && typeof g.text === "string" && g.text.length)
+      .map((g, i) => ({ g, i }))
+      .sort((a, b) => b.g.text.length - a.g.text.length || a.i - b.i);
+    for (const { g } of ordered) {
+      let from = 0;
+      while (from <= answer.length) {
+        const start = answer.indexOf(g.text, from);
+        if (start < 0) break;
+        const end = start + g.text.length;
+        if (standsAlone(answer, start, end) && !overlaps(start, end)) {
+          claimed.push({ start, end, item: g });
+          break;
+        }
+        from = start + 1;
+      }
+    }
+    return claimed.sort((a, b) => a.start - b.start);
+  }
+
+  function stepOf(response, number) {
+    const steps = (response.audit && response.audit.steps) || [];
+    return steps.find((s) => s.step === number) || null;
+  }
+
+  function renderAnswer(box, response, cells, T) {
+    const answer = response.answer || "";
+    if (!answer) return;
+    const node = el("div", "answer");
+    const grounding = (response.verification && response.verification.grounding) || [];
+    let at = 0;
+    for (const { start, end, item } of locateGrounding(answer, grounding)) {
+      if (start > at) node.append(document.createTextNode(answer.slice(at, start)));
+      const span = el("span", "grounded", answer.slice(start, end));
+      const step = stepOf(response, item.step);
+      const wholeColumn = item.row === null || item.row === undefined;
+      const where = { step: item.step, tool: step ? step.tool : "", row: wholeColumn ? "" : item.row + 1 };
+      where.column = item.column;
+      span.title = fmt(wholeColumn ? T.grounded_all : T.grounded, where);
+      span.tabIndex = 0;
+      const cell = step && step.ref ? cells.get(step.ref + "|" + item.row + "|" + item.column) : null;
+      if (cell) {
+        const on = () => cell.classList.add("highlight");
+        const off = () => cell.classList.remove("highlight");
+        span.addEventListener("mouseenter", on);
+        span.addEventListener("mouseleave", off);
+        span.addEventListener("focus", on);
+        span.addEventListener("blur", off);
+      }
+      node.append(span);
+      at = end;
+    }
+    if (at < answer.length) node.append(document.createTextNode(answer.slice(at)));
+    box.append(node);
+    if (response.verification && response.verification.passed && grounding.length) {
+      box.append(el("p", "verified", "✓ " + fmt(T.verified, { count: grounding.length })));
+    }
+  }
+
+  // Float noise (79134.8900000001) is trimmed for reading; the downloads keep every digit.
+  function cellText(value) {
+    if (value === null || value === undefined) return "";
+    if (typeof value !== "number" || Number.isInteger(value)) return String(value);
+    return value.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 6 });
+  }
+
+  function renderTable(table, cells, T) {
+    const wrap = el("div", "scroll result-table");
+    const grid = el("table", "grid");
+    grid.dataset.ref = table.ref || "";
+    grid.append(el("caption", null, table.name || table.ref || ""));
+    const head = el("tr");
+    (table.columns || []).forEach((c) => head.append(el("th", null, c)));
+    const thead = el("thead");
+    thead.append(head);
+    grid.append(thead);
+    const body = el("tbody");
+    (table.rows || []).slice(0, MAX_TABLE_ROWS).forEach((row, r) => {
+      const tr = el("tr");
+      row.forEach((value, c) => {
+        const td = el("td", typeof value === "number" ? "num" : null, cellText(value));
+        tr.append(td);
+        cells.set((table.ref || "") + "|" + r + "|" + table.columns[c], td);
+      });
+      body.append(tr);
+    });
+    grid.append(body);
+    wrap.append(grid);
+    const total = table.row_count || (table.rows || []).length;
+    if (total > MAX_TABLE_ROWS || (table.rows || []).length < total) {
+      wrap.append(el("p", "muted", fmt(T.rows_shown, { shown: Math.min(MAX_TABLE_ROWS, (table.rows || []).length), total })));
+    }
+    return wrap;
+  }
+
+  function renderCharts(box, list, T) {
+    if (!list || !list.length) return;
+    if (!window.echarts) {
+      box.append(el("p", "error", T.charts_unavailable));
+      return;
+    }
+    list.forEach((chart) => {
+      const div = el("div", "chart");
+      div.dataset.result = chart.result || "";
+      div.dataset.type = chart.type || "";
+      box.append(div); // attached first: ECharts measures the element
+      const instance = window.echarts.init(div, null, { renderer: "canvas" });
+      instance.setOption(chart.option || {});
+      charts.push(instance);
+    });
+  }
+
+  function sameOrigin(link) {
+    try {
+      return typeof link === "string" && new URL(link, window.location.href).origin === window.location.origin;
+    } catch (err) {
+      return false;
+    }
+  }
+
+  function renderDownloads(box, links, T) {
+    const safe = (links || []).filter(sameOrigin);
+    if (!safe.length) return;
+    const bar = el("div", "downloads");
+    safe.forEach((link) => {
+      const file = link.split("/").pop() || "";
+      const dot = file.lastIndexOf(".");
+      const name = dot > 0 ? file.slice(0, dot) : file;
+      const format = dot > 0 ? file.slice(dot + 1).toUpperCase() : "";
+      const a = el("a", "button download", fmt(T.download, { name, format }));
+      a.href = link;
+      a.setAttribute("download", "");
+      bar.append(a);
+    });
+    box.append(bar);
+  }
+
+  function renderChips(box, questions, onAsk, T) {
+    if (!questions || !questions.length) return;
+    const bar = el("div", "chips");
+    bar.append(el("span", "muted", T.recommended));
+    questions.forEach((q) => {
+      const chip = el("button", "chip", q);
+      chip.type = "button";
+      chip.disabled = !onAsk;
+      if (onAsk) chip.addEventListener("click", () => onAsk(q));
+      bar.append(chip);
+    });
+    box.append(bar);
+  }
+
+  function renderError(box, response, T) {
+    const error = response.error || {};
+    const note = el("div", "notice run-error " + response.status);
+    note.append(el("strong", null, response.status === "intercepted" ? T.intercepted : T.failed));
+    if (error.message) note.append(el("p", "error-message", error.message));
+    if (error.suggestions && error.suggestions.length) {
+      note.append(el("p", "muted", T.suggestions));
+      const list = el("ul", "suggestions");
+      error.suggestions.forEach((s) => list.append(el("li", null, s)));
+      note.append(list);
+    }
+    box.append(note);
+  }
+
+  // The steps of a finished run, from its audit (for turns loaded with the page).
+  function renderSteps(box, response, T) {
+    const steps = (response.audit && response.audit.steps) || [];
+    if (!steps.length) return;
+    const details = el("details", "steps");
+    details.append(el("summary", null, T.steps + " (" + steps.length + ")"));
+    const list = el("ol", "timeline");
+    steps.forEach((s) => list.append(el("li", "step step-tool " + (s.status === "ok" ? "ok" : "bad"), stepText(s, T))));
+    details.append(list);
+    box.append(details);
+  }
+
+  function stepText(s, T) {
+    if (s.status !== "ok" && s.status !== undefined) {
+      return s.tool + " · " + T.tool_error + (s.error ? ": " + s.error : "");
+    }
+    const parts = [s.tool, fmt(T.rows, { rows: s.rows || 0 })];
+    if (typeof s.latency_ms === "number") {
+      const ms = s.latency_ms < 10 ? s.latency_ms.toFixed(1) : Math.round(s.latency_ms);
+      parts.push(fmt(T.latency, { ms }));
+    }
+    return parts.join(" · ");
+  }
+
+  // options: {T, onAsk (null: read only), withSteps}
+  function renderResponse(box, response, options) {
+    const T = options.T;
+    box.textContent = "";
+    box.dataset.status = response.status || "";
+    if (options.withSteps) renderSteps(box, response, T);
+    const cells = new Map();
+    const tables = (response.tables || []).map((t) => renderTable(t, cells, T));
+    if (response.status === "answered") renderAnswer(box, response, cells, T);
+    else renderError(box, response, T);
+    renderCharts(box, response.charts, T);
+    tables.forEach((t) => box.append(t));
+    renderDownloads(box, response.download_links, T);
+    renderChips(box, response.recommended_questions, options.onAsk, T);
+  }
+
+  window.addEventListener("resize", () => charts.forEach((c) => c.resize()));
+  window.ChatRender = { el, fmt, renderResponse, stepText, locateGrounding };
+})();

@@ -1,0 +1,310 @@
+"""The portal in a real browser (Debian's Chromium through Playwright) against a real server process.
+
+The server is `manage.py runserver --insecure` (daphne, serving the static files as `manage.py demo` does)
+on the test database and the test's data directory; the embedded offline planner answers. Screenshots of
+each major step go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from django.conf import global_settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connections
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect, sync_playwright
+
+from apps.conversations import services
+from apps.datasets import selectors as dataset_selectors
+from apps.datasets import services as dataset_services
+from apps.datasets.demo import orders_csv
+from apps.tenants.context import context_for_token
+from apps.tenants.scopes import ALL_SCOPES, Role
+from apps.tenants.services import token_create
+from tests.live_server import ROOT, free_port, server_env
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+WAIT_MS = 30_000
+QUESTION = "2025 年各账号的销售额是多少？"
+
+pytestmark = [
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="browser tests need Debian's Chromium at /usr/bin/chromium"),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@contextmanager
+def portal_server(data_dir: Path) -> Iterator[str]:
+    """`manage.py runserver --insecure --noreload` on a free port; yields the base URL."""
+    port = free_port()
+    log_path = data_dir / "server.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--insecure", "--noreload"],
+            cwd=ROOT,
+            env=server_env(data_dir),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(base + "/accounts/login/", timeout=1)
+                break
+            except httpx.TransportError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(log_path.read_text(errors="replace")) from None
+                time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture
+def server(tmp_path, settings) -> Iterator[str]:
+    # The server's BA_DATA_DIR is tmp_path: its TENANT_DATA_ROOT is the test's (set by the package conftest).
+    assert settings.TENANT_DATA_ROOT == tmp_path / "tenants"
+    assert (ROOT / "static" / "vendor" / "echarts.min.js").exists(), "run .ci/setup: it installs ECharts"
+    # Users log in through the server's form: their passwords must use a hasher the server knows.
+    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
+    with portal_server(tmp_path) as base:
+        yield base
+
+
+@pytest.fixture
+def browser(monkeypatch) -> Iterator[Browser]:
+    # Playwright's sync API keeps an event loop on this thread; the test's own ORM calls run between
+    # browser steps, never inside that loop, so Django's async-context guard does not apply to them.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=[*args, "--no-first-run"])
+        yield chromium
+        chromium.close()
+        # ORM calls made while Playwright's loop was set got their own connections: close them here,
+        # or PostgreSQL refuses to drop the test database at the end of the session.
+        connections.close_all()
+
+
+def open_page(browser: Browser, base: str, user: Any, locale: str = "zh-CN") -> Page:
+    context = browser.new_context(locale=locale, accept_downloads=True, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(WAIT_MS)
+    expect.set_options(timeout=WAIT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=username]", user.username)
+    page.fill("input[name=password]", "pw-" + user.username)
+    page.click("form button[type=submit]")
+    page.wait_for_url(base + "/")
+    return page
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"browser-{name}.png"), full_page=True)
+
+
+def painted_pixels(page: Page, selector: str) -> int:
+    """Pixels the chart drew (ECharts' canvas starts transparent)."""
+    return page.eval_on_selector(
+        selector,
+        """canvas => {
+            const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+            let painted = 0;
+            for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
+            return painted;
+        }""",
+    )
+
+
+def dataset_for(tenant, name: str = "订单") -> Any:
+    file = SimpleUploadedFile("orders.csv", orders_csv(rows=400))
+    upload = dataset_services.upload_receive(
+        tenant=tenant, chunks=file.chunks(), original_name=file.name, size=file.size
+    )
+    return dataset_services.dataset_create(tenant=tenant, upload=upload, name=name).dataset
+
+
+def conversation_for(tenant, dataset) -> Any:
+    token, _raw = token_create(tenant=tenant, name="setup", scopes=list(ALL_SCOPES))
+    return services.conversation_create(tenant=tenant, ctx=context_for_token(token), dataset=dataset)
+
+
+class HeldFinals:
+    """Passes the socket through but holds each run's final event until released (steps arrive first)."""
+
+    def __init__(self) -> None:
+        self.held: list[str] = []
+        self.pages: list[WebSocketRoute] = []
+        self.releasing = False
+
+    def __call__(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        self.pages.append(ws)
+        ws.on_message(lambda message: server.send(message))
+        server.on_message(lambda message: self.from_server(ws, message))
+
+    def from_server(self, ws: WebSocketRoute, message: str | bytes) -> None:
+        if not self.releasing and json.loads(message).get("type") in ("run.finished", "run.failed"):
+            self.held.append(str(message))
+        else:
+            ws.send(message)
+
+    def release(self) -> None:
+        self.releasing = True
+        for message in self.held:
+            self.pages[-1].send(message)
+
+
+def test_upload_ask_live_steps_chart_download_and_follow_up(browser, server, tenant_a, make_user, tmp_path):
+    user = make_user(tenant=tenant_a, role=Role.ANALYST)
+    csv_path = tmp_path / "orders-2025.csv"
+    csv_path.write_bytes(orders_csv(rows=800))
+    page = open_page(browser, server, user)
+
+    page.goto(server + "/datasets/upload/")
+    page.set_input_files("#file", str(csv_path))
+    page.click("#upload-button")
+    expect(page.locator(".progress-row.ready progress")).to_have_attribute("value", "100")
+    shot(page, "01-upload-finished")
+    page.locator(".progress-row.ready a").click()
+    expect(page.locator("#schema")).to_contain_text("账号")
+    shot(page, "02-dataset-page")
+
+    held = HeldFinals()
+    page.route_web_socket("**/ws/conversations/**", held)
+    page.click("#ask-about-dataset button")
+    page.wait_for_url("**/conversations/*/")
+    page.fill("#question", QUESTION)
+    page.click("#ask-button")
+    turn = page.locator("article.turn").first
+    expect(turn.locator("li.step-tool.ok[data-tool=run_query]")).to_have_count(1)
+    expect(turn.locator("li.step-verify.ok")).to_have_count(1)
+    assert turn.locator(".reply .answer").count() == 0, "the steps show before the final answer"
+    expect(page.locator("#ask-button")).to_be_disabled()
+    shot(page, "03-steps-streaming")
+
+    held.release()
+    answer = turn.locator(".reply .answer")
+    expect(answer).to_contain_text("抖音小店")
+    expect(page.locator("#ask-button")).to_be_enabled()
+    grounded = answer.locator("span.grounded[title*=run_query]")
+    assert grounded.count() == 4  # one amount per account
+    assert "run_query" in grounded.first.get_attribute("title") and "第 1 行" in grounded.first.get_attribute("title")
+    grounded.first.hover()
+    expect(turn.locator("td.highlight")).to_have_count(1)
+    chart = turn.locator(".chart canvas").first
+    expect(chart).to_be_visible()
+    page.wait_for_timeout(1200)  # the bars' entry animation
+    assert painted_pixels(page, "article.turn .chart canvas") > 5_000
+    assert len(chart.evaluate("c => c.toDataURL()")) > 10_000
+    shot(page, "04-answer-with-chart")
+
+    with page.expect_download() as download_info:
+        turn.locator("a.download", has_text="CSV").click()
+    download = download_info.value
+    assert download.suggested_filename.endswith(".csv")
+    rows = list(csv.reader(io.StringIO(Path(download.path()).read_text(encoding="utf-8-sig"))))
+    shown = turn.locator(".result-table table").first
+    assert rows[0] == shown.locator("thead th").all_inner_texts()
+    assert [row[0] for row in rows[1:]] == shown.locator("tbody td:first-child").all_inner_texts()
+    amounts = [float(v) for v in shown.locator("tbody td.num").all_inner_texts()]
+    assert [float(row[1]) for row in rows[1:]] == pytest.approx(amounts, abs=1e-6)
+
+    chip = turn.locator("button.chip").first
+    follow_up = chip.inner_text()
+    chip.click()
+    second = page.locator("article.turn").nth(1)
+    expect(second.locator(".question")).to_have_text(follow_up)
+    expect(second.locator(".reply .answer")).to_be_visible()
+    expect(second.locator("li.step-tool.ok")).not_to_have_count(0)
+    expect(page.locator("#ask-button")).to_be_enabled()
+    second.scroll_into_view_if_needed()
+    shot(page, "05-follow-up-answer")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_dropped_socket_resumes_without_showing_an_event_twice(browser, server, tenant_a, make_user):
+    conversation = conversation_for(tenant_a, dataset_for(tenant_a))
+    page = open_page(browser, server, make_user(tenant=tenant_a, role=Role.ANALYST), locale="en-US")
+    sockets: list[WebSocketRoute] = []
+
+    def twice_and_drop_once(ws: WebSocketRoute) -> None:
+        server_side = ws.connect_to_server()
+        sockets.append(ws)
+        first = len(sockets) == 1
+        ws.on_message(lambda message: server_side.send(message))
+
+        def from_server(message: str | bytes) -> None:
+            ws.send(message)
+            ws.send(message)  # every frame twice: the page must show each event once
+            if first and json.loads(message).get("type") == "tool.finished":
+                ws.close()
+                server_side.close()
+
+        server_side.on_message(from_server)
+
+    page.route_web_socket("**/ws/conversations/**", twice_and_drop_once)
+    page.goto(f"{server}/conversations/{conversation.pk}/")
+    expect(page.locator("#ask-button")).to_have_text("Ask")
+    page.fill("#question", "What is the total 金额 by 账号?")
+    page.keyboard.press("Enter")
+    turn = page.locator("article.turn").first
+    expect(turn.locator(".reply .answer span.grounded").first).to_be_visible()
+    assert len(sockets) == 2, "one reconnect after the drop"
+    seqs = turn.locator("ol.timeline li").evaluate_all("items => items.map(li => Number(li.dataset.seq))")
+    assert seqs == sorted(set(seqs)) and seqs[0] == 1, seqs
+    assert turn.locator("li.step-verify").count() == 1 and turn.locator("li[data-tool=run_query]").count() == 1
+    assert turn.locator(".reply .answer").count() == 1 and turn.locator(".chart").count() == 1
+    assert page.locator("article.turn").count() == 1
+    expect(turn.locator(".reply .verified")).to_contain_text("numbers traced to tool results")
+    shot(page, "06-resumed-after-drop")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_failed_run_and_a_refused_question_are_explained(browser, server, tenant_a, make_user):
+    dataset = dataset_for(tenant_a, "丢失文件的订单")
+    conversation = conversation_for(tenant_a, dataset)
+    # The stored file is gone (lost storage): the run fails when its query reads the data.
+    dataset_selectors.version_file(dataset_selectors.ready_version(dataset=dataset)).unlink()
+    page = open_page(browser, server, make_user(tenant=tenant_a, role=Role.ANALYST))
+    page.goto(f"{server}/conversations/{conversation.pk}/")
+    page.fill("#question", QUESTION)
+    page.click("#ask-button")
+    failure = page.locator("article.turn .run-error.failed")
+    expect(failure).to_contain_text("重新上传")
+    expect(failure.locator(".suggestions li")).not_to_have_count(0)
+    expect(page.locator("article.turn li.step-tool.bad[data-tool=run_query]")).to_have_count(1)
+    expect(page.locator("#ask-button")).to_be_enabled()
+    shot(page, "07-failed-run")
+
+    dataset_services.dataset_delete(tenant=tenant_a, dataset=dataset)
+    page.reload()  # a new socket: the server refuses the question before any run starts
+    expect(page.locator("h1 + p .error")).to_be_visible()
+    page.fill("#question", "每月销售额趋势")
+    page.click("#ask-button")
+    refused = page.locator("article.turn.not-sent")
+    expect(refused).to_contain_text("conversation_without_data")  # the socket's error code and message
+    expect(refused.locator(".question")).to_have_text("每月销售额趋势")
+    expect(page.locator("#question")).to_have_value("每月销售额趋势")  # given back, to ask again elsewhere
+    expect(page.locator("#ask-button")).to_be_enabled()
+    shot(page, "08-refused-question")
+    assert page.errors == []  # type: ignore[attr-defined]
