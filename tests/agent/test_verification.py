@@ -202,9 +202,8 @@ def test_huge_values_do_not_create_false_matches():
 
 
 def test_chinese_numerals_inside_real_values_are_names_not_numbers():
-    table = ToolCallRecord(
-        step=2, name="run_query", status="ok", columns=["退货原因", "数量"], rows=[["七天无理由", 12], ["质量问题", 5]], row_count=2
-    )
+    rows = [["七天无理由", 12], ["质量问题", 5]]
+    table = ToolCallRecord(step=2, name="run_query", status="ok", columns=["退货原因", "数量"], rows=rows, row_count=2)
     schema = ToolCallRecord(step=1, name="get_schema", status="ok")
     draft = "退货最多的原因是七天无理由（12 单），其次是质量问题（5 单）。"
     verdict = verify(VerifyInput(question="各退货原因的数量？", draft=draft, tool_calls=[schema, table]))
