@@ -4,7 +4,7 @@ The model writes references; narrate fills them from the results, so a number ca
 tool produced it. A reference that names no result, column or row stays as written, and verify
 reports it (`unfilled_reference`).
 
-Formats: (none) numbers with thousands separators from 10,000 on, up to 2 decimals (4 significant digits below 1);
+Formats: (none) numbers with thousands separators (years as written), up to 2 decimals (4 significant digits below 1);
 `int`; `d0`..`d4` fixed decimals; `pct`/`pct0`/`pct2` ratio shown as percent; `wan`, `yi` (万, 亿).
 """
 
@@ -39,7 +39,7 @@ def _number(value: float, decimals: int | None = None) -> str:
     if decimals is None:
         if float(value).is_integer():
             whole = int(value)
-            return str(whole) if abs(whole) < 10_000 else f"{whole:,}"  # years and small counts: 2025, not 2,025
+            return str(whole) if 1900 <= whole <= 2100 else f"{whole:,}"  # a year reads 2025, not 2,025
         decimals = 2 if abs(value) >= 1 else max(2, 3 - int(math.floor(math.log10(abs(value)))))
         text = f"{value:,.{decimals}f}"
         return text.rstrip("0").rstrip(".") if "." in text else text

@@ -23,6 +23,11 @@ HOSTILE_DRAFT = "推荐套餐：Sample Kit <script>alert(1)</script>，{{q1.地�
 INTERCEPTIONS = "/admin/audit/interceptionlog/"
 
 
+def reviewed_whitelist():
+    """Whitelist rows added by reviewers (the seeded defaults are there from the start)."""
+    return Whitelist.objects.exclude(regex__in=[r"(?i)\bfor example\b"])
+
+
 @pytest.fixture
 def staff(db) -> Client:
     user = get_user_model().objects.create_superuser("root", "root@example.com", "pw-root")
@@ -85,20 +90,20 @@ def test_false_positive_action_whitelists_and_the_same_answer_then_passes(staff,
     resp = staff.post(INTERCEPTIONS, {"action": "whitelist_false_positive", "_selected_action": [log.pk]}, follow=True)
     assert resp.status_code == 200
     assert any(f"Interception #{log.pk} marked false positive" in m and "Sample" in m for m in texts_of(resp))
-    added = Whitelist.objects.get()
+    added = reviewed_whitelist().get()
     assert added.regex == "Sample" and added.active and f"#{log.pk}" in added.note
     log.refresh_from_db()
     assert log.false_positive and log.reviewed_at is not None
     second, _events, _model = ask(binding, *schema_then_query(), final(SAMPLE_DRAFT))
     assert second.status == "answered" and "Sample Kit" in second.answer
     again = staff.post(INTERCEPTIONS, {"action": "whitelist_false_positive", "_selected_action": [log.pk]}, follow=True)
-    assert any("already whitelisted" in m for m in texts_of(again)) and Whitelist.objects.count() == 1
+    assert any("already whitelisted" in m for m in texts_of(again)) and reviewed_whitelist().count() == 1
 
 
 def test_whitelisted_text_is_escaped_so_it_matches_only_itself(staff, binding):  # noqa: F811
     log = intercept(binding, "参考 Sample.Kit(v2)，{{q1.地区[0]}}。")
     staff.post(INTERCEPTIONS, {"action": "whitelist_false_positive", "_selected_action": [log.pk]})
-    assert [w.regex for w in Whitelist.objects.all()] == [re.escape(log.matched_patterns[0]["text"])]
+    assert [w.regex for w in reviewed_whitelist()] == [re.escape(log.matched_patterns[0]["text"])]
 
 
 def test_mark_reviewed_and_an_interception_without_pattern_text(staff, binding):  # noqa: F811
@@ -109,7 +114,7 @@ def test_mark_reviewed_and_an_interception_without_pattern_text(staff, binding):
     log.refresh_from_db()
     assert log.reviewed_at is not None and not log.false_positive
     resp = staff.post(INTERCEPTIONS, {"action": "whitelist_false_positive", "_selected_action": [log.pk]}, follow=True)
-    assert any("nothing could be whitelisted" in m for m in texts_of(resp)) and not Whitelist.objects.exists()
+    assert any("nothing could be whitelisted" in m for m in texts_of(resp)) and not reviewed_whitelist().exists()
 
 
 @pytest.mark.parametrize("url", ["/admin/audit/detectionpattern/add/", "/admin/audit/whitelistpattern/add/"])
@@ -117,7 +122,7 @@ def test_a_regex_that_does_not_compile_is_refused_with_a_clear_message(staff, ur
     resp = staff.post(url, {"code": "broken", "regex": "(unclosed", "description": "", "note": "", "active": "on"})
     assert resp.status_code == 200, "the form is shown again"
     assert "this pattern does not compile (missing ), unterminated subpattern" in resp.content.decode()
-    assert not DetectionPattern.objects.filter(code="broken").exists() and not Whitelist.objects.exists()
+    assert not DetectionPattern.objects.filter(code="broken").exists() and not reviewed_whitelist().exists()
 
 
 def test_required_tools_must_be_known_tool_names(staff, db):
