@@ -9,12 +9,13 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up first)
 
+from apps.observability.asgi import CountWebSockets  # noqa: E402
 from apps.tenants.websocket import websocket_stack  # noqa: E402
 from baplatform.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": websocket_stack(URLRouter(websocket_urlpatterns)),
+        "websocket": CountWebSockets(websocket_stack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -43,7 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "django.contrib.staticfiles",
+    "baplatform.apps.PortalStaticFilesConfig",
     "rest_framework",
     "channels",
     "drf_spectacular",
@@ -56,6 +56,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "apps.observability.middleware.TraceMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -92,8 +93,15 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{DATA_DIR / '
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets the server read while an ingest writes; a busy timeout avoids spurious "database is locked".
+    # IMMEDIATE: a transaction takes the write lock when it begins, waiting out the busy timeout. A deferred
+    # one that reads first and writes later fails at once if another thread wrote meanwhile (concurrent asks
+    # on different conversations did: "database is locked"), and select_for_update is a no-op on SQLite.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+        {
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+        }
     )
     # A file (not in-memory) test database, so tests can share it with a real server process.
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test_db.sqlite3")}
@@ -101,7 +109,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}}
+    # socket_timeout None: redis-py 8 reads with a 5 s timeout by default, which ends the layer's blocking
+    # 5 s BZPOPMIN on an idle socket with TimeoutError, so Channels closed every idle WebSocket (1011).
+    # capacity: all sockets of one process share one Redis list, and a message sent to a full list is
+    # dropped; the default (100) lost run events when a busy process drained its list late.
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}], "capacity": 5000},
+        }
+    }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -210,6 +227,15 @@ LLM_PRICES: dict[str, dict[str, float]] = {
 # Web search (Tavily): the search_web tool is offered to the model only when a key is set.
 TAVILY_API_KEY = env.str("TAVILY_API_KEY", default="")
 TAVILY_BASE_URL = env.str("TAVILY_BASE_URL", default="https://api.tavily.com")
+
+# Logs: JSON lines on stderr (LOG_FORMAT=text for a terminal), each carrying trace_id, tenant and actor.
+from apps.observability.logs import logging_config  # noqa: E402  (stdlib only; no Django models)
+
+LOG_FORMAT = env.str("LOG_FORMAT", default="json")
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+LOGGING = logging_config(LOG_FORMAT, LOG_LEVEL)
+# A bearer token a Prometheus scraper may send to GET /metrics (besides staff sessions and metrics:read tokens).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False

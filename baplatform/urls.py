@@ -24,6 +24,7 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("", include("apps.observability.urls")),
     path("", include("apps.datasets.urls")),
     path("", include("apps.conversations.urls")),
     path("", include("apps.audit.urls")),

@@ -2,69 +2,19 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
-
 import httpx
 import pytest
 
 from apps.tenants import services
 from apps.tenants.scopes import DATASETS_READ
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from tests.live_server import daphne, server_env
 
 
 @pytest.fixture
 def daphne_server(transactional_db, tmp_path):
-    port = _free_port()
-    env = {**os.environ, "BA_DATA_DIR": str(tmp_path)}
-    # The server must see the test database: share it through DATABASE_URL (SQLite file or PostgreSQL).
-    db = transactional_db_settings()
-    env["DATABASE_URL"] = db
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "baplatform.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(base + "/accounts/login/", timeout=1)
-            break
-        except httpx.TransportError:
-            if proc.poll() is not None:
-                raise RuntimeError(proc.stdout.read().decode()) from None
-            time.sleep(0.2)
-    try:
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-def transactional_db_settings() -> str:
-    from django.db import connection
-
-    params = connection.settings_dict
-    if connection.vendor == "sqlite":
-        name = params["NAME"]
-        if "memory" in str(name) or not name:
-            pytest.skip("the in-memory SQLite test database cannot be shared with a server process")
-        return f"sqlite:///{name}"
-    return f"postgres://{params['USER']}@{params['HOST']}:{params['PORT']}/{params['NAME']}"
+    # The server must see the test database: shared through DATABASE_URL (SQLite file or PostgreSQL).
+    with daphne(server_env(tmp_path), tmp_path / "daphne.log") as address:
+        yield f"http://{address}"
 
 
 def test_daphne_serves_the_api_and_the_portal(daphne_server, make_tenant):

@@ -2,17 +2,45 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 
 from apps.agent.nodes.narrate import narrate
 from apps.agent.nodes.plan import plan
 from apps.agent.nodes.tool import tool
 from apps.agent.nodes.verify import verify_node
 from apps.agent.state import Node, RunContext, RunState
+
+log = logging.getLogger(__name__)
+
+
+class NodeFn(Protocol):
+    def __call__(self, state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]: ...
+
+
+def logged(name: Node, node: NodeFn) -> NodeFn:
+    """The node, with a log line when it is entered and one when it is left (with its duration)."""
+
+    def run(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+        log.info("node entered", extra={"node": name.value, "step": state.steps})
+        started = time.perf_counter()
+        outcome = "error"
+        try:
+            update = node(state, runtime)
+            outcome = str(update.get("status") or state.status)
+            return update
+        finally:
+            duration = round((time.perf_counter() - started) * 1000, 3)
+            log.info("node left", extra={"node": name.value, "outcome": outcome, "duration_ms": duration})
+
+    run.__name__ = name.value
+    return run
 
 
 def after_plan(state: RunState) -> Literal["tool", "verify", "narrate"]:
@@ -37,10 +65,10 @@ def after_verify(state: RunState) -> Literal["plan", "narrate"]:
 @lru_cache(maxsize=1)
 def build_graph() -> Any:
     graph = StateGraph(RunState, context_schema=RunContext)
-    graph.add_node(Node.PLAN.value, plan)
-    graph.add_node(Node.TOOL.value, tool)
-    graph.add_node(Node.VERIFY.value, verify_node)
-    graph.add_node(Node.NARRATE.value, narrate)
+    graph.add_node(Node.PLAN.value, logged(Node.PLAN, plan))
+    graph.add_node(Node.TOOL.value, logged(Node.TOOL, tool))
+    graph.add_node(Node.VERIFY.value, logged(Node.VERIFY, verify_node))
+    graph.add_node(Node.NARRATE.value, logged(Node.NARRATE, narrate))
     graph.add_edge(START, Node.PLAN.value)
     graph.add_conditional_edges(Node.PLAN.value, after_plan)
     graph.add_conditional_edges(Node.TOOL.value, after_tool)

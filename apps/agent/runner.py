@@ -25,6 +25,7 @@ from apps.agent.state import RunContext, RunState
 from apps.agent.tools import DataBinding, Tool, tools_for
 from apps.audit.quotas import check_run_allowed
 from apps.audit.services import run_record
+from apps.observability import context as log_context
 from apps.tenants.errors import InvalidInput
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,39 @@ def answer_question(
 ) -> AskResponse:
     question = check_question(question)
     trace_id = trace_id or uuid.uuid4().hex
+    with log_context.bind(trace_id=trace_id, tenant=binding.tenant.slug, actor=actor):
+        started = time.perf_counter()
+        log.info("run started", extra={"source_type": binding.source_type})
+        response = _answer(
+            binding=binding,
+            question=question,
+            history=history,
+            model=model,
+            model_name=model_name,
+            emit=emit,
+            trace_id=trace_id,
+            actor=actor,
+            extra_tools=extra_tools,
+            link_for=link_for,
+        )
+        duration = round((time.perf_counter() - started) * 1000, 3)
+        log.info("run finished", extra={"status": response.status, "duration_ms": duration})
+        return response
+
+
+def _answer(
+    *,
+    binding: DataBinding,
+    question: str,
+    history: Sequence[dict[str, str]],
+    model: BaseChatModel | None,
+    model_name: str | None,
+    emit: Emit | None,
+    trace_id: str,
+    actor: str,
+    extra_tools: Sequence[Tool],
+    link_for: Callable[[str, str], str | None] | None,
+) -> AskResponse:
     sink = EventSink(trace_id, emit)
     if model is None:
         model, model_name = providers.default_chat_model()
@@ -99,7 +133,7 @@ def answer_question(
             )
         response: AskResponse = final["response"]
     except Exception:  # a bug must still end the run with a clear event, never a silent hang
-        log.exception("run %s crashed", trace_id)
+        log.exception("run crashed")
         response = _failed(trace_id, model_name, prompt.version, lang)
     if response.status == "failed" and response.error is None:
         response.error = user_error("internal", lang)

@@ -343,4 +343,16 @@ def run_tool(
         log.exception("tool %s failed", name)
         fields = {"status": "system_error", "error_code": "tool_crashed", "error": f"{name} failed unexpectedly"}
     latency = round((time.perf_counter() - started) * 1000, 3)
-    return ToolOutcome(**base, **fields, latency_ms=latency)
+    outcome = ToolOutcome(**base, **fields, latency_ms=latency)
+    log.info(  # names, counts and codes only: arguments and rows may hold the tenant's data
+        "tool call",
+        extra={
+            "tool": name if name in tools else "(unknown)",  # an invented name is model text
+            "step": step,
+            "status": outcome.status,
+            "error_code": outcome.error_code,
+            "rows": outcome.row_count,
+            "latency_ms": latency,
+        },
+    )
+    return outcome

@@ -3,12 +3,21 @@
 Client -> server: {"type": "ask", "question": ...}, {"type": "resume", "trace_id": ..., "after": SEQ},
 {"type": "ping"}. Server -> client: conversation.ready, ask.accepted, the run's events (run.started,
 plan, tool.started, tool.finished, verify, run.finished | run.failed; each with trace_id and seq),
-error (with code and message; the socket stays open), pong. Every event is sent at most once.
+error (with code and message; the socket stays open), pong.
+
+A socket gets each event of a run at most once, and never one its client said it holds (`after`).
+Live events of a run go out in seq order; the stored events a resume asks for are sent when it
+arrives, so if live events of that run came first (the run went on while the client reconnected),
+the replayed ones follow them: order by seq. A run already under way when the socket connected is
+followed from there (from its last_seq in conversation.ready); its earlier events come only on resume.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -20,13 +29,21 @@ from django.utils.translation import gettext as _
 
 from apps.conversations import selectors, services
 from apps.conversations.broadcast import remember_server_loop
-from apps.conversations.models import Conversation
+from apps.conversations.models import ACTIVE, Conversation, Run
+from apps.observability import context as log_context
 from apps.tenants.context import TenantContext
 from apps.tenants.errors import PlatformError
 from apps.tenants.scopes import CONVERSATIONS_READ, CONVERSATIONS_WRITE
 
+log = logging.getLogger(__name__)
+
 MAX_FRAME_CHARS = 16_000
+# A run followed by a socket that has been quiet this long is read from the store: the channel layer
+# may drop a message (channels_redis does when a busy process's list is full, or a socket closes while
+# it reads for the others), and a lost final event would leave the client waiting for ever.
+CATCH_UP_SECONDS = 3.0
 CLOSE_UNAUTHENTICATED, CLOSE_FORBIDDEN, CLOSE_NOT_FOUND = 4401, 4403, 4404
+FINAL_EVENTS = ("run.finished", "run.failed")
 
 
 def _language(scope: dict[str, Any]) -> str:
@@ -48,7 +65,12 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         remember_server_loop()
         self.lang = _language(self.scope)
+        # Per run: every seq up to sent[trace] is sent or held by the client, except 1..unsent[trace],
+        # which were stored before this socket joined a run already under way.
         self.sent: dict[str, int] = {}
+        self.unsent: dict[str, int] = {}
+        self.following: dict[str, float] = {}  # runs not ended on this socket: when it last got an event
+        self.catching_up: asyncio.Task[None] | None = None
         await self.accept()  # accepted first, so a refusal can say why before closing
         ctx = self.scope.get("tenant_ctx")
         if ctx is None:
@@ -61,9 +83,14 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
             return await self.refuse("not_found", _("Not found."), CLOSE_NOT_FOUND)
         self.ctx, self.conversation = ctx, conversation
         await self.channel_layer.group_add(services.group_name(conversation.pk), self.channel_name)
+        # Read after group_add: every event past last_seq reaches this socket live.
         active = await database_sync_to_async(selectors.active_run)(conversation=conversation)
         ready = {"trace_id": active.trace_id, "last_seq": active.last_seq} if active else None
+        if active is not None:
+            self.sent[active.trace_id] = self.unsent[active.trace_id] = active.last_seq
+            self.following[active.trace_id] = time.monotonic()
         await self.send_json({"type": "conversation.ready", "conversation": conversation.pk, "active_run": ready})
+        self.catching_up = asyncio.ensure_future(self.catch_up_forever())
 
     @database_sync_to_async
     def _conversation(self, ctx: TenantContext, conversation_id: int) -> Conversation | None:
@@ -83,6 +110,8 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=close_code)
 
     async def disconnect(self, code: int) -> None:
+        if self.catching_up is not None:
+            self.catching_up.cancel()
         if self.conversation is not None:
             await self.channel_layer.group_discard(services.group_name(self.conversation.pk), self.channel_name)
 
@@ -92,7 +121,10 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         if self.conversation is None:
             return
-        with translation.override(self.lang):
+        ctx, _conversation = self.bound()
+        # Each message is its own unit of work in the logs.
+        fields = {"trace_id": log_context.new_trace_id(), "tenant": ctx.tenant.slug, "actor": ctx.actor_label}
+        with translation.override(self.lang), log_context.bind(**fields):
             if text_data is None:
                 return await self.error("malformed_frame", _("Send JSON text frames."))
             if len(text_data) > MAX_FRAME_CHARS:
@@ -127,6 +159,8 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
             run = await database_sync_to_async(self._ask)(question)
         except PlatformError as exc:
             return await self.error(exc.code, exc.message)
+        self.sent.setdefault(run.trace_id, 0)
+        self.following[run.trace_id] = time.monotonic()
         await self.send_json({"type": "ask.accepted", "trace_id": run.trace_id})
 
     def _ask(self, question: str) -> Any:
@@ -141,25 +175,75 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         events = await database_sync_to_async(self._events)(trace_id, after)
         if events is None:
             return await self.error("not_found", _("Not found."))
+        unsent = self.unsent.pop(trace_id, 0)
+        self.sent[trace_id] = max(self.sent.get(trace_id, 0), after)
         for event in events:
-            await self.forward(event)
+            await self.send_event(event, unsent=unsent)
 
-    def _events(self, trace_id: str, after: int) -> list[dict[str, Any]] | None:
+    def _run(self, trace_id: str) -> Run | None:
         _ctx, conversation = self.bound()
         try:
             run = selectors.run_get(tenant=conversation.tenant, trace_id=trace_id)
         except Http404:
             return None
-        if run.conversation_id != conversation.pk:
-            return None
-        return selectors.events_after(run=run, after=after)
+        return run if run.conversation_id == conversation.pk else None
 
-    async def forward(self, event: dict[str, Any]) -> None:
+    def _events(self, trace_id: str, after: int) -> list[dict[str, Any]] | None:
+        run = self._run(trace_id)
+        return None if run is None else selectors.events_after(run=run, after=after)
+
+    def _stored_since(self, trace_id: str, after: int) -> tuple[list[dict[str, Any]], bool]:
+        """The run's stored events after `after`, and whether it is still under way."""
+        run = self._run(trace_id)
+        return ([], False) if run is None else (selectors.events_after(run=run, after=after), run.status in ACTIVE)
+
+    async def send_event(self, event: dict[str, Any], *, unsent: int = 0) -> bool:
+        """Send an event unless this socket sent it or its client holds it (checked here: live, replayed and
+        caught-up copies may meet). `unsent`: seqs up to this one were stored before the socket joined."""
         trace_id, seq = event["trace_id"], event["seq"]
-        if seq <= self.sent.get(trace_id, 0):
-            return  # already sent (live and replayed copies meet here)
-        self.sent[trace_id] = seq
+        sent = self.sent.get(trace_id, 0)
+        if seq <= sent and seq > unsent:
+            return False
+        self.sent[trace_id] = max(sent, seq)
+        if event["type"] in FINAL_EVENTS:
+            self.following.pop(trace_id, None)
+        else:
+            self.following[trace_id] = time.monotonic()
         await self.send_json(event)
+        return True
 
     async def run_event(self, message: dict[str, Any]) -> None:
-        await self.forward(message["event"])
+        """A live event from the group: sent in seq order, a gap filled from the stored events."""
+        event = message["event"]
+        trace_id, seq = event["trace_id"], event["seq"]
+        sent = self.sent.get(trace_id)
+        if sent is None:  # a run under way before this socket joined (it ended before connect() looked)
+            self.sent[trace_id] = self.unsent[trace_id] = sent = seq - 1
+        if seq > sent + 1:  # the channel layer dropped some; every event is stored before it is broadcast
+            await self.catch_up(trace_id)
+        await self.send_event(event)
+
+    async def catch_up(self, trace_id: str) -> None:
+        """Send the stored events of a run after the last one this socket sent."""
+        stored, active = await database_sync_to_async(self._stored_since)(trace_id, self.sent.get(trace_id, 0))
+        missed = [event["seq"] for event in stored if await self.send_event(event)]
+        if missed:
+            log.warning(
+                "run %s: events %s sent from the store (the channel layer dropped or delayed them)", trace_id, missed
+            )
+        if not stored and trace_id in self.following:
+            if active:
+                self.following[trace_id] = time.monotonic()  # only quiet (a model thinking): look again later
+            else:
+                self.following.pop(trace_id)  # ended without a final event (its process stopped)
+
+    async def catch_up_forever(self) -> None:
+        while True:
+            await asyncio.sleep(CATCH_UP_SECONDS)
+            quiet_since = time.monotonic() - CATCH_UP_SECONDS
+            for trace_id, last in list(self.following.items()):
+                if last <= quiet_since:
+                    try:
+                        await self.catch_up(trace_id)
+                    except Exception:  # the database may be briefly away: try again next time
+                        log.exception("could not catch up run %s", trace_id)

@@ -21,6 +21,7 @@ from apps.audit.quotas import check_run_allowed
 from apps.conversations.broadcast import broadcast
 from apps.conversations.models import ACTIVE, Conversation, Message, Run, RunEvent, RunStatus
 from apps.datasets.models import Dataset, SqlSource
+from apps.observability import context as log_context
 from apps.tenants.context import TenantContext
 from apps.tenants.errors import Conflict, InvalidInput
 from apps.tenants.models import Tenant
@@ -88,6 +89,7 @@ def ask_create(*, conversation: Conversation, question: str, actor: str) -> Run:
         message = Message.objects.create(tenant=tenant, conversation=locked, question=question, actor=actor)
         run = Run.objects.create(tenant=tenant, conversation=locked, message=message, trace_id=uuid.uuid4().hex)
         locked.save(update_fields=["updated_at"])
+    log.info("run queued", extra={"run_trace_id": run.trace_id, "conversation": conversation.pk})
     return run
 
 
@@ -124,6 +126,12 @@ class _Recorder:
 
 def run_execute(*, run: Run, link_for: Any = None) -> dict[str, Any]:
     """Answer the run's question through the graph; store the response and the final status."""
+    # Runs execute in worker threads, which start with an empty log context.
+    with log_context.bind(trace_id=run.trace_id, tenant=run.tenant.slug, actor=run.message.actor):
+        return _execute(run=run, link_for=link_for)
+
+
+def _execute(*, run: Run, link_for: Any) -> dict[str, Any]:
     tenant = run.tenant
     Run.objects.for_tenant(tenant).filter(pk=run.pk).update(status=RunStatus.RUNNING, started_at=timezone.now())
     message = run.message
@@ -141,7 +149,7 @@ def run_execute(*, run: Run, link_for: Any = None) -> dict[str, Any]:
         ).model_dump(mode="json")
         status = response["status"]
     except Exception as exc:  # the graph always ends its runs; this is the data or the platform failing first
-        log.exception("run %s could not start", run.trace_id)
+        log.exception("run could not start")
         message_text = getattr(exc, "message", "") or "the run could not start; try again"
         response = {"status": "failed", "error": {"code": getattr(exc, "code", "internal"), "message": message_text}}
         status = RunStatus.FAILED

@@ -6,6 +6,7 @@ on the version row. A failed ingest leaves no data file behind and says why on t
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import logging
 import os
@@ -31,6 +32,7 @@ from apps.datasets.ingest import detect_format, ingest_file, list_sheets
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload, VersionStatus
 from apps.datasets.naming import closest
 from apps.datasets.profile import profile_table
+from apps.observability.metrics import INGEST_ROWS, INGEST_SECONDS, UPLOAD_BYTES
 from apps.tenants.errors import Conflict, InvalidInput
 from apps.tenants.models import Tenant
 
@@ -84,6 +86,8 @@ def upload_receive(
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
+    UPLOAD_BYTES.observe(written)
+    log.info("upload received", extra={"size_bytes": written, "file_format": file_format, "sheets": len(sheets)})
     upload, _created = Upload.objects.for_tenant(tenant).get_or_create(
         tenant=tenant,
         content_hash=content_hash,
@@ -181,7 +185,9 @@ def _start_background_ingest(version_id: int, tenant: Tenant) -> None:
         finally:
             close_old_connections()
 
-    threading.Thread(target=job, name=f"ingest-{version_id}", daemon=True).start()
+    # The thread keeps the uploader's log context (trace id, tenant, actor).
+    runner = contextvars.copy_context().run
+    threading.Thread(target=runner, args=(job,), name=f"ingest-{version_id}", daemon=True).start()
 
 
 class _Progress:
@@ -202,6 +208,20 @@ class _Progress:
 
 def version_ingest(*, version_id: int, tenant: Tenant) -> None:
     """Ingest a pending version into its DuckDB file and profile it; record failure on the version."""
+    started = time.perf_counter()
+    outcome, rows = _ingest(version_id=version_id, tenant=tenant)
+    seconds = time.perf_counter() - started
+    INGEST_SECONDS.labels(outcome=outcome).observe(seconds)
+    if rows is not None:
+        INGEST_ROWS.observe(rows)
+    log.info(
+        "ingest finished",
+        extra={"version": version_id, "outcome": outcome, "rows": rows, "duration_ms": round(seconds * 1000, 3)},
+    )
+
+
+def _ingest(*, version_id: int, tenant: Tenant) -> tuple[str, int | None]:
+    """(outcome, rows): ready with the row count, rejected (the file's fault) or failed."""
     version = DatasetVersion.objects.for_tenant(tenant).select_related("upload", "dataset").get(pk=version_id)
     upload = version.upload
     storage_name = f"v{version.pk}.duckdb"
@@ -222,12 +242,12 @@ def version_ingest(*, version_id: int, tenant: Tenant) -> None:
         profile = profile_table(dest)
     except IngestRejected as exc:
         _fail(version, exc.code, exc.message, dest)
-        return
+        return "rejected", None
     except Exception as exc:  # a bug or an I/O failure: still leave nothing behind and say so
         log.exception("ingest of version %s failed", version.pk)
         message = _("the file could not be ingested (%(error)s); try again") % {"error": type(exc).__name__}
         _fail(version, "ingest_failed", message, dest)
-        return
+        return "failed", None
     with transaction.atomic():
         DatasetVersion.objects.for_tenant(tenant).filter(pk=version.pk).update(
             status=VersionStatus.READY,
@@ -244,6 +264,7 @@ def version_ingest(*, version_id: int, tenant: Tenant) -> None:
         if current is None or current.number < version.number:
             dataset.current_version_id = version.pk
             dataset.save(update_fields=["current_version", "updated_at"])
+    return "ready", profile.row_count
 
 
 def _report_json(report: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from django.db import transaction
 
 from apps.tenants import services
 from apps.tenants.models import Membership, Plan, Tenant
-from apps.tenants.scopes import ALL_SCOPES, Role
+from apps.tenants.scopes import ALL_SCOPES, PLATFORM_SCOPES, Role
 from apps.tenants.selectors import TokenRejected, tenant_by_slug, token_authenticate
 
 DEMO_SLUG = "demo"
@@ -82,7 +82,11 @@ def demo_seed() -> DemoCredentials:
     raw = saved.get("token", "")
     if not raw or not _token_still_valid(raw):
         _token, raw = services.token_create(
-            tenant=tenant, name="demo", scopes=list(ALL_SCOPES), created_by=user, expires_in_days=0
+            tenant=tenant,
+            name="demo",
+            scopes=[s for s in ALL_SCOPES if s not in PLATFORM_SCOPES],
+            created_by=user,
+            expires_in_days=0,
         )
     _save({"password": password, "token": raw})
     return DemoCredentials(tenant=tenant, username=DEMO_USERNAME, password=password, token=raw)

@@ -9,6 +9,7 @@ from rest_framework import exceptions
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+from apps.observability import context as log_context
 from apps.tenants.context import TenantContext, context_for_session, context_for_token
 from apps.tenants.models import ApiToken
 
@@ -32,6 +33,7 @@ class HasTenantScope(BasePermission):
     def has_permission(self, request: Request, view: Any) -> bool:
         ctx = resolve_tenant_context(request)
         request.tenant_ctx = ctx
+        log_context.annotate(tenant=ctx.tenant.slug, actor=ctx.actor_label)
         scope_map: dict[str, str] = getattr(view, "scope_map", {})
         method = "GET" if request.method in ("HEAD", "OPTIONS") else request.method
         required = scope_map.get(method or "")

@@ -13,6 +13,8 @@ AUDIT_READ = "audit:read"
 BILLING_READ = "billing:read"
 TOKENS_MANAGE = "tokens:manage"
 MEMBERS_MANAGE = "members:manage"
+# Platform-wide Prometheus metrics (all tenants' aggregates): in no role; granted to a scraper's token by staff.
+METRICS_READ = "metrics:read"
 
 ALL_SCOPES: tuple[str, ...] = (
     DATASETS_READ,
@@ -23,7 +25,9 @@ ALL_SCOPES: tuple[str, ...] = (
     BILLING_READ,
     TOKENS_MANAGE,
     MEMBERS_MANAGE,
+    METRICS_READ,
 )
+PLATFORM_SCOPES = frozenset({METRICS_READ})
 
 
 class Role(models.TextChoices):
@@ -41,7 +45,7 @@ ROLE_SCOPES: dict[str, frozenset[str]] = {
     Role.VIEWER: _VIEWER,
     Role.ANALYST: frozenset(_ANALYST),
     Role.ADMIN: frozenset(_ADMIN),
-    Role.OWNER: frozenset(ALL_SCOPES),
+    Role.OWNER: frozenset(ALL_SCOPES) - PLATFORM_SCOPES,
 }
 
 

@@ -51,6 +51,18 @@ async def until(communicator, final=("run.finished", "run.failed"), timeout=20):
             return received
 
 
+async def until_complete(communicator, held, timeout=10):
+    """After a resume: messages until the final event and every seq before it are in (held + received);
+    the replayed events may come after live ones sent while the client reconnected."""
+    received = []
+    while True:
+        events = held + received
+        last = next((e["seq"] for e in events if e["type"] in ("run.finished", "run.failed")), None)
+        if last is not None and len({e["seq"] for e in events}) >= last:
+            return received
+        received.append(await communicator.receive_json_from(timeout=timeout))
+
+
 async def test_ask_streams_every_step_in_order(tenant_a, conversation, script):
     await database_sync_to_async(script)(*good_turns())
     ws = await open_socket(conversation.pk, await token_for(tenant_a))
@@ -166,6 +178,62 @@ async def test_disconnect_and_resume_gets_every_missed_event_once(tenant_a, conv
     assert seqs == list(range(1, len(seqs) + 1)), "nothing lost, nothing repeated"
     assert rest[-1]["type"] == "run.finished" and rest[-1]["data"]["response"]["status"] == "answered"
     await again.disconnect()
+
+
+async def test_live_events_before_the_resume_do_not_hide_the_missed_ones(tenant_a, conversation, script):
+    def slow(turn):
+        def play(messages):
+            time.sleep(0.5)
+            return turn
+
+        return play
+
+    await database_sync_to_async(script)(*[slow(t) for t in good_turns()])
+    raw = await token_for(tenant_a)
+    ws = await open_socket(conversation.pk, raw)
+    await ws.receive_json_from()
+    await ws.send_json_to({"type": "ask", "question": "各地区销售额？"})
+    trace_id = (await ws.receive_json_from())["trace_id"]
+    first = [await ws.receive_json_from(timeout=10)]  # run.started
+    await ws.disconnect()
+    await asyncio.sleep(0.6)  # the first turn's events are stored while no client listens
+
+    again = await open_socket(conversation.pk, raw)
+    ready = await again.receive_json_from()
+    assert ready["active_run"]["trace_id"] == trace_id and ready["active_run"]["last_seq"] > 1
+    live = await again.receive_json_from(timeout=10)  # the run goes on before the client resumes
+    assert live["seq"] == ready["active_run"]["last_seq"] + 1, "a socket joining a run follows it from last_seq"
+    await again.send_json_to({"type": "resume", "trace_id": trace_id, "after": first[-1]["seq"]})
+    received = [live, *await until_complete(again, [*first, live])]
+    seqs = sorted(e["seq"] for e in first + received)
+    assert seqs == list(range(1, len(seqs) + 1)), "nothing lost, nothing repeated"
+    await again.send_json_to({"type": "resume", "trace_id": trace_id, "after": 0})
+    await again.send_json_to({"type": "ping"})
+    assert await again.receive_json_from() == {"type": "pong"}, "nothing is sent twice on one socket"
+    await again.disconnect()
+
+
+async def test_events_the_channel_layer_drops_still_arrive(tenant_a, conversation, script, monkeypatch):
+    from apps.conversations import consumers, services
+
+    real_broadcast = services.broadcast
+
+    def lossy(group, message):
+        if message["event"]["seq"] == 3 or message["event"]["type"] == "run.finished":
+            return  # as a full or broken channel layer would
+        real_broadcast(group, message)
+
+    monkeypatch.setattr(services, "broadcast", lossy)
+    monkeypatch.setattr(consumers, "CATCH_UP_SECONDS", 0.2)
+    await database_sync_to_async(script)(*good_turns())
+    ws = await open_socket(conversation.pk, await token_for(tenant_a))
+    await ws.receive_json_from()
+    await ws.send_json_to({"type": "ask", "question": "各地区销售额？"})
+    messages = await until(ws)
+    events = messages[1:]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1)), "a gap is filled from the store"
+    assert events[-1]["type"] == "run.finished", "a lost final event is read from the store once the run is quiet"
+    await ws.disconnect()
 
 
 async def test_portal_session_connects_with_an_allowed_origin(tenant_a, conversation):

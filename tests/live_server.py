@@ -1,0 +1,88 @@
+"""Real daphne processes for tests: started against the test database, stopped (and their log shown) after."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT_SECONDS = 30
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def shared_database_url() -> str:
+    """The test database as a DATABASE_URL, so a server process sees what the test wrote (and committed)."""
+    from django.db import connection
+
+    params = connection.settings_dict
+    if connection.vendor == "sqlite":
+        name = params["NAME"]
+        if "memory" in str(name) or not name:
+            pytest.skip("the in-memory SQLite test database cannot be shared with a server process")
+        return f"sqlite:///{name}"
+    password = f":{params['PASSWORD']}" if params.get("PASSWORD") else ""
+    return f"postgres://{params['USER']}{password}@{params['HOST']}:{params['PORT']}/{params['NAME']}"
+
+
+def server_env(data_dir: Path, **extra: str) -> dict[str, str]:
+    """The server's environment: the test database, the test's data directory and the offline planner."""
+    return {
+        **os.environ,
+        "BA_DATA_DIR": str(data_dir),
+        "DATABASE_URL": shared_database_url(),
+        "OPENAI_API_KEY": "",  # set (empty) so a key in .env cannot send the test to a real model
+        "TAVILY_API_KEY": "",
+        **extra,
+    }
+
+
+@contextmanager
+def daphne(env: dict[str, str], log_path: Path) -> Iterator[str]:
+    """A daphne process serving baplatform.asgi on a free loopback port; yields "127.0.0.1:PORT"."""
+    port = free_port()
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "baplatform.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,  # a file, not a pipe: a pipe nobody reads would block a chatty server
+            stderr=subprocess.STDOUT,
+        )
+    address = f"127.0.0.1:{port}"
+    try:
+        _wait_until_serving(proc, address, log_path)
+        yield address
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def _wait_until_serving(proc: subprocess.Popen[bytes], address: str, log_path: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://{address}/accounts/login/", timeout=1)
+            return
+        except httpx.TransportError:
+            if proc.poll() is not None:
+                raise RuntimeError(log_path.read_text(errors="replace")) from None
+            time.sleep(0.2)
+    raise RuntimeError(f"daphne did not answer within {START_TIMEOUT_SECONDS}s:\n{log_path.read_text()}")
