@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -13,6 +16,12 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from apps.tenants.errors import PlatformError, error_body
+
+log = logging.getLogger(__name__)
+
+# The database refused or lost the connection (not a bad query): a 503 the client may retry. No partial
+# writes follow from it: writes run in transactions (services), which the failure rolls back.
+DATABASE_DOWN = (OperationalError, InterfaceError)
 
 
 def _is_api(request: HttpRequest) -> bool:
@@ -25,7 +34,19 @@ def not_found(request: HttpRequest, exception: Any = None) -> HttpResponse:
     return render(request, "portal/404.html", status=404)
 
 
+def _database_unavailable_body() -> dict[str, Any]:
+    return error_body("database_unavailable", _("The database is unavailable; nothing was changed. Try again shortly."))
+
+
+def _database_unavailable() -> JsonResponse:
+    return JsonResponse(_database_unavailable_body(), status=503, headers={"Retry-After": "5"})
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
+    # Django calls this while handling the exception, so a database failure raised outside a DRF view
+    # (middleware, authentication) is still answered as such.
+    if _is_api(request) and isinstance(sys.exc_info()[1], DATABASE_DOWN):
+        return _database_unavailable()
     if _is_api(request):
         return JsonResponse(
             {"code": "server_error", "message": _("Internal error; the request was not completed. Try again.")},
@@ -48,6 +69,9 @@ def _first_message(detail: Any) -> str:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, PlatformError):
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
+    if isinstance(exc, DATABASE_DOWN):
+        log.error("database unavailable: %s", type(exc).__name__, exc_info=exc)
+        return Response(_database_unavailable_body(), status=503, headers={"Retry-After": "5"})
     if isinstance(exc, Http404):
         exc = drf.NotFound(_("Not found."))
     elif isinstance(exc, DjangoPermissionDenied):

@@ -14,7 +14,9 @@ import environ
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+# BA_READ_DOTENV=false: settings come from the process environment only (deploy/run sets it).
+if env.bool("BA_READ_DOTENV", default=True):
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DATA_DIR = Path(env.str("BA_DATA_DIR", default=str(BASE_DIR / ".data"))).resolve()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
@@ -196,6 +198,9 @@ PLAN_QUOTAS: dict[str, dict[str, int | None]] = {
     "team": {"runs_per_month": 5_000, "tokens_per_month": 50_000_000, "storage_bytes": 20 * 1024**3},
     "enterprise": {"runs_per_month": None, "tokens_per_month": None, "storage_bytes": None},
 }
+# A queued or running run whose process showed no sign of life for this long is failed (its process
+# stopped); a process refreshes the heartbeat of its runs several times within this period.
+RUN_STALE_SECONDS = env.float("RUN_STALE_SECONDS", default=120.0)
 QUERY_TIMEOUT_SECONDS = env.float("QUERY_TIMEOUT_SECONDS", default=20.0)
 QUERY_MAX_ROWS = 10_000  # rows a query may return (QuerySpec limit, SQL row cap)
 DUCKDB_MEMORY_LIMIT = env.str("DUCKDB_MEMORY_LIMIT", default="1GB")

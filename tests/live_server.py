@@ -86,3 +86,58 @@ def _wait_until_serving(proc: subprocess.Popen[bytes], address: str, log_path: P
                 raise RuntimeError(log_path.read_text(errors="replace")) from None
             time.sleep(0.2)
     raise RuntimeError(f"daphne did not answer within {START_TIMEOUT_SECONDS}s:\n{log_path.read_text()}")
+
+
+@contextmanager
+def daphne_process(env: dict[str, str], log_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Like daphne(), but also yields the process, for tests that stop it themselves (SIGTERM, SIGKILL)."""
+    port = free_port()
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "baplatform.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    address = f"127.0.0.1:{port}"
+    try:
+        _wait_until_serving(proc, address, log_path)
+        yield address, proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=10)
+
+
+@contextmanager
+def silent_model_endpoint() -> Iterator[str]:
+    """An OpenAI-compatible base URL that accepts requests and never answers: a model that is thinking.
+
+    Runs against it stay under way (after run.started) until LLM_TIMEOUT_SECONDS, so a test can stop
+    the server process in the middle of a run.
+    """
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    held: list[socket.socket] = []
+    stopping = threading.Event()
+
+    def accept() -> None:
+        while not stopping.is_set():
+            try:
+                conn, _addr = listener.accept()
+            except OSError:
+                return
+            held.append(conn)  # read nothing back, answer nothing
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+    finally:
+        stopping.set()
+        listener.close()
+        for conn in held:
+            conn.close()

@@ -66,6 +66,10 @@ class Run(TenantOwnedModel):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     last_seq = models.PositiveIntegerField(default=0)
+    # Which process executes the run (host:pid) and when it last showed it was alive: a run whose
+    # process stopped is found by its heartbeat going stale (apps/conversations/recovery.py).
+    worker = models.CharField(max_length=200, blank=True, db_index=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

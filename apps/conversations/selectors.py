@@ -1,4 +1,8 @@
-"""Reads for conversations: tenant-scoped lookups and a run's stored events."""
+"""Reads for conversations: tenant-scoped lookups and a run's stored events.
+
+A run read here whose process stopped (stale heartbeat) is failed first (apps/conversations/recovery.py),
+so no reader is ever told that a dead run is still under way.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from apps.conversations import recovery
 from apps.conversations.models import ACTIVE, Conversation, Message, Run, RunEvent
 from apps.tenants.models import Tenant
 from apps.tenants.scoping import get_for_tenant_or_404
@@ -24,11 +29,15 @@ def messages_of(*, conversation: Conversation) -> QuerySet[Message]:
 
 
 def run_get(*, tenant: Tenant, trace_id: str) -> Run:
-    return get_for_tenant_or_404(Run, tenant, trace_id=trace_id)
+    return recovery.run_check_alive(get_for_tenant_or_404(Run, tenant, trace_id=trace_id))
 
 
 def active_run(*, conversation: Conversation) -> Run | None:
-    return Run.objects.for_tenant(conversation.tenant).filter(conversation=conversation, status__in=ACTIVE).first()
+    runs = Run.objects.for_tenant(conversation.tenant).filter(conversation=conversation, status__in=ACTIVE)
+    for run in runs:
+        if recovery.run_check_alive(run).status in ACTIVE:
+            return run
+    return None
 
 
 def events_after(*, run: Run, after: int = 0) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from apps.agent.events import RunEvent as AgentEvent
 from apps.agent.runner import answer_question, check_question
 from apps.agent.tools import DataBinding
 from apps.audit.quotas import check_run_allowed
+from apps.conversations import recovery
 from apps.conversations.broadcast import broadcast
 from apps.conversations.models import ACTIVE, Conversation, Message, Run, RunEvent, RunStatus
 from apps.datasets.models import Dataset, SqlSource
@@ -80,6 +81,7 @@ def ask_create(*, conversation: Conversation, question: str, actor: str) -> Run:
     _binding(conversation)  # a clear error now rather than a failed run later
     check_run_allowed(conversation.tenant)
     tenant = conversation.tenant
+    recovery.stale_runs_fail(conversation=conversation)  # a run whose process stopped must not block the next
     with transaction.atomic():
         locked = Conversation.objects.for_tenant(tenant).select_for_update().get(pk=conversation.pk)
         if Run.objects.for_tenant(tenant).filter(conversation=locked, status__in=ACTIVE).exists():
@@ -87,7 +89,14 @@ def ask_create(*, conversation: Conversation, question: str, actor: str) -> Run:
                 "a question is still being answered in this conversation; wait for it to finish", code="run_in_progress"
             )
         message = Message.objects.create(tenant=tenant, conversation=locked, question=question, actor=actor)
-        run = Run.objects.create(tenant=tenant, conversation=locked, message=message, trace_id=uuid.uuid4().hex)
+        run = Run.objects.create(
+            tenant=tenant,
+            conversation=locked,
+            message=message,
+            trace_id=uuid.uuid4().hex,
+            worker=recovery.worker_id(),
+            heartbeat_at=timezone.now(),
+        )
         locked.save(update_fields=["updated_at"])
     log.info("run queued", extra={"run_trace_id": run.trace_id, "conversation": conversation.pk})
     return run
@@ -112,12 +121,23 @@ class _Recorder:
         self.last_seq = event.seq
         payload = event.model_dump(mode="json")
         try:
-            RunEvent.objects.create(
-                tenant_id=self.run.tenant_id, run=self.run, seq=event.seq, type=event.type, data=payload["data"]
-            )
+            with transaction.atomic():
+                # The row lock orders this with recovery.run_fail_stopped; a run it failed takes no more events.
+                alive = (
+                    Run.objects.for_tenant(self.run.tenant)
+                    .filter(pk=self.run.pk, status__in=ACTIVE)
+                    .update(last_seq=event.seq, heartbeat_at=timezone.now())
+                )
+                if alive:
+                    RunEvent.objects.create(
+                        tenant_id=self.run.tenant_id, run=self.run, seq=event.seq, type=event.type, data=payload["data"]
+                    )
         except IntegrityError:  # the same seq twice cannot happen within one run; never lose the run for it
             log.exception("duplicate event %s of run %s", event.seq, self.run.trace_id)
-        Run.objects.for_tenant(self.run.tenant).filter(pk=self.run.pk).update(last_seq=event.seq)
+            return
+        if not alive:
+            log.warning("run %s was failed as stopped; event %s dropped", self.run.trace_id, event.seq)
+            return
         try:
             broadcast(group_name(self.run.conversation_id), {"type": "run.event", "event": payload})
         except Exception:  # a broken channel layer must not fail the run: events are stored
@@ -133,7 +153,23 @@ def run_execute(*, run: Run, link_for: Any = None) -> dict[str, Any]:
 
 def _execute(*, run: Run, link_for: Any) -> dict[str, Any]:
     tenant = run.tenant
-    Run.objects.for_tenant(tenant).filter(pk=run.pk).update(status=RunStatus.RUNNING, started_at=timezone.now())
+    now = timezone.now()
+    started = (
+        Run.objects.for_tenant(tenant)
+        .filter(pk=run.pk, status=RunStatus.QUEUED)
+        .update(status=RunStatus.RUNNING, started_at=now, worker=recovery.worker_id(), heartbeat_at=now)
+    )
+    if not started:  # failed meanwhile as stopped (or started twice): what is stored stands
+        return Message.objects.for_tenant(tenant).get(pk=run.message_id).response or {}
+    recovery.in_flight.add(run.pk)
+    try:
+        return _answer(run=run, link_for=link_for)
+    finally:
+        recovery.in_flight.discard(run.pk)
+
+
+def _answer(*, run: Run, link_for: Any) -> dict[str, Any]:
+    tenant = run.tenant
     message = run.message
     conversation = run.conversation
     recorder = _Recorder(run)
@@ -155,8 +191,15 @@ def _execute(*, run: Run, link_for: Any) -> dict[str, Any]:
         status = RunStatus.FAILED
         recorder.fail(response)
     with transaction.atomic():
+        ended = (
+            Run.objects.for_tenant(tenant)
+            .filter(pk=run.pk, status__in=ACTIVE)
+            .update(status=status, finished_at=timezone.now())
+        )
+        if not ended:  # failed as stopped while it ran (its heartbeat went stale): that outcome was sent
+            log.warning("run %s ended after it was failed as stopped; its answer is dropped", run.trace_id)
+            return Message.objects.for_tenant(tenant).get(pk=message.pk).response or response
         Message.objects.for_tenant(tenant).filter(pk=message.pk).update(response=response, status=status)
-        Run.objects.for_tenant(tenant).filter(pk=run.pk).update(status=status, finished_at=timezone.now())
     return response
 
 
