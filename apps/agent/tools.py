@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -274,14 +275,17 @@ class Tool:
     source_types: tuple[str, ...] = ("file", "sql")
 
     def schema(self) -> dict[str, Any]:
-        """The OpenAI function-calling schema, generated from the argument model."""
-        parameters = self.args.model_json_schema()
-        description = (parameters.pop("description", "") or self.args.__doc__ or "").strip()
-        parameters.pop("title", None)
-        return {
-            "type": "function",
-            "function": {"name": self.name, "description": description, "parameters": parameters},
-        }
+        """The OpenAI function-calling schema, generated from the argument model (once per process)."""
+        return _function_schema(self.name, self.args)
+
+
+@lru_cache(maxsize=64)
+def _function_schema(name: str, args: type[_Args]) -> dict[str, Any]:
+    """Pydantic regenerates a JSON schema on every call; the plan node asks for it every step."""
+    parameters = args.model_json_schema()
+    description = (parameters.pop("description", "") or args.__doc__ or "").strip()
+    parameters.pop("title", None)
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
 
 
 TOOLS: dict[str, Tool] = {

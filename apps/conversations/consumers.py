@@ -10,6 +10,8 @@ Live events of a run go out in seq order; the stored events a resume asks for ar
 arrives, so if live events of that run came first (the run went on while the client reconnected),
 the replayed ones follow them: order by seq. A run already under way when the socket connected is
 followed from there (from its last_seq in conversation.ready); its earlier events come only on resume.
+Every event is stored before it is broadcast, so one the channel layer drops is sent from the store:
+at once when a later one arrives, or once the run has been quiet for CATCH_UP_SECONDS.
 """
 
 from __future__ import annotations
