@@ -12,9 +12,11 @@ WebSocket event within 100 ms of the question.
 on a new one. --redis: two processes sharing REDIS_URL; client i asks on process i % 2 and a watcher
 socket on the other process must also see every event of the run once (resumes go to the other
 process too). --database-url postgres://USER@HOST:PORT/DB: a scratch database is created on that
-server (and dropped afterwards) instead of the SQLite file in the temporary data directory.
+server (and dropped afterwards) instead of the SQLite file in the temporary data directory. --nginx (needs
+--database-url and REDIS_URL): after the rounds on one daphne process, the same rounds through nginx in
+front of two daphne processes started by deploy/run; memory is each daphne process's VmHWM.
 
-    .venv/bin/python -m benchmarks.bench_ws [--clients 10 25] [--resume] [--redis] [--database-url URL]
+    .venv/bin/python -m benchmarks.bench_ws [--clients 10 25] [--resume] [--redis] [--nginx] [--database-url URL]
 """
 
 from __future__ import annotations
@@ -26,20 +28,18 @@ import logging
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import uuid
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from benchmarks.common import report, setup_django
+from benchmarks.ws_support import daphne, deployment, free_port, peak_memory_mb, scratch_database
 
-ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = [
     "各账号的销售额是多少？",
     "各地区的订单数是多少？",
@@ -63,26 +63,6 @@ class Outcome:
 
 
 # --- setup: a fresh database and data directory, seeded through the services ---------------------------
-
-
-@contextmanager
-def scratch_database(server_url: str | None) -> Iterator[str | None]:
-    """A new PostgreSQL database on the given server, dropped afterwards; None: the SQLite file."""
-    if not server_url:
-        yield None
-        return
-    import psycopg
-    from psycopg import sql
-
-    name = f"bench_ws_{uuid.uuid4().hex[:10]}"
-    base, _slash, _db = server_url.rpartition("/")
-    with psycopg.connect(server_url, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield f"{base}/{name}"
-    finally:
-        with psycopg.connect(server_url, autocommit=True) as admin:
-            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 def seed(conversations: int) -> tuple[str, list[int]]:
@@ -109,56 +89,6 @@ def seed(conversations: int) -> tuple[str, list[int]]:
     ]
     connections.close_all()
     return raw, ids
-
-
-# --- servers ----------------------------------------------------------------------------------------------
-
-
-@contextmanager
-def daphne(port: int, log_path: Path) -> Iterator[int]:
-    """A daphne process on 127.0.0.1:port with this process's environment; yields its pid."""
-    import httpx
-
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "baplatform.asgi:application"],
-            cwd=ROOT,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/accounts/login/", timeout=1)
-                break
-            except httpx.TransportError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit(f"daphne did not start:\n{log_path.read_text()}") from None
-                time.sleep(0.2)
-        yield proc.pid
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-def peak_memory_mb(pid: int) -> float:
-    """VmHWM: the process's peak resident memory since it started."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 # --- clients ----------------------------------------------------------------------------------------------
@@ -321,7 +251,7 @@ def quantile(values: list[float], q: float) -> float:
 
 
 def summarize(
-    outcomes: list[Outcome], last_seqs: dict[str, int], wall: float, mode: str, memory: float
+    outcomes: list[Outcome], last_seqs: dict[str, int], wall: float, mode: str, memory: str
 ) -> dict[str, Any]:
     streams = [(o.events, o.trace_id) for o in outcomes] + [(o.watched, o.trace_id) for o in outcomes if o.watched]
     faults = [stream_faults(events, last_seqs[trace]) for events, trace in streams if trace in last_seqs]
@@ -341,7 +271,7 @@ def summarize(
         "errors": sum(1 for o in outcomes if errors_of(o)),
         "lost": sum(lost for lost, _ in faults),
         "repeated": sum(rep for _, rep in faults),
-        "server peak MB": memory,
+        "MB per process": memory,
     }
 
 
@@ -350,17 +280,20 @@ def summarize(
 
 def configure(args: argparse.Namespace, data_dir: Path, database_url: str | None) -> None:
     """The environment this process and the servers share (set before Django reads it)."""
+    shared = args.redis or args.nginx
     os.environ.update(
         {
             "BA_DATA_DIR": str(data_dir),
             "DATABASE_URL": database_url or f"sqlite:///{data_dir / 'db.sqlite3'}",
-            "REDIS_URL": os.environ.get("REDIS_URL", "") if args.redis else "",
+            "REDIS_URL": os.environ.get("REDIS_URL", "") if shared else "",
             "OPENAI_API_KEY": "",  # the offline planner answers
             "TAVILY_API_KEY": "",
         }
     )
-    if args.redis and not os.environ["REDIS_URL"]:
-        raise SystemExit("--redis needs REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
+    if shared and not os.environ["REDIS_URL"]:
+        raise SystemExit("--redis and --nginx need REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
+    if args.nginx and not database_url:
+        raise SystemExit("--nginx needs --database-url (deploy/run serves PostgreSQL only)")
 
 
 def main() -> None:
@@ -368,6 +301,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, nargs="+", default=[10, 25])
     parser.add_argument("--resume", action="store_true", help="also a round where every client drops and resumes")
     parser.add_argument("--redis", action="store_true", help="two server processes sharing REDIS_URL")
+    parser.add_argument("--nginx", action="store_true", help="also the same load through deploy/run (nginx + 2)")
     parser.add_argument("--database-url", help="a PostgreSQL server URL: a scratch database is made there")
     parser.add_argument("--keep", action="store_true", help="keep the data directory (server logs) afterwards")
     args = parser.parse_args()
@@ -380,14 +314,22 @@ def main() -> None:
         logging.disable(logging.INFO)  # this process's seeding and HTTP lines would bury the table
         token, conversation_ids = seed(1 + max(args.clients))
         servers = 2 if args.redis else 1
-        ports = [free_port() for _ in range(servers)]
-        pids = [stack.enter_context(daphne(p, data_dir / f"daphne-{i}.log")) for i, p in enumerate(ports)]
-        rows, cold = asyncio.run(run_rounds(args, ports, pids, token, conversation_ids))
+        label = f"{servers} daphne" + (" (direct)" if args.nginx else "")
+        with ExitStack() as direct:
+            ports = [free_port() for _ in range(servers)]
+            pids = [direct.enter_context(daphne(p, data_dir / f"daphne-{i}.log")) for i, p in enumerate(ports)]
+            rows, cold = asyncio.run(run_rounds(args, label, ports, lambda: pids, token, conversation_ids))
+        if args.nginx:  # the same load through nginx in front of two daphne processes (deploy/run)
+            with deployment(2, data_dir / "deploy-run.log") as deployed:
+                more, _cold = asyncio.run(
+                    run_rounds(args, "nginx + 2 daphne", [deployed.port], deployed.daphne_pids, token, conversation_ids)
+                )
+            rows += more
     print(report(rows))
     database = "PostgreSQL" if args.database_url else "SQLite"
-    layer = "Redis" if args.redis else "in-memory"
+    layer = "Redis" if args.redis or args.nginx else "in-memory"
     print(
-        f"{database}, {layer} channel layer, {servers} server process(es); "
+        f"{database}, {layer} channel layer; MB: each daphne process's VmHWM; "
         f"first run in a new server: {cold:.2f} s to its answer; target: first event within 100 ms"
     )
     if args.keep:
@@ -395,7 +337,12 @@ def main() -> None:
 
 
 async def run_rounds(
-    args: argparse.Namespace, ports: list[int], pids: list[int], token: str, conversation_ids: list[int]
+    args: argparse.Namespace,
+    label: str,
+    ports: list[int],
+    pids: Callable[[], list[int]],
+    token: str,
+    conversation_ids: list[int],
 ) -> tuple[list[dict[str, Any]], float]:
     warm, _wall = await round_of(ports, token, conversation_ids[:1], resume=False)  # imports, caches
     if errors_of(warm[0]):
@@ -406,10 +353,10 @@ async def run_rounds(
         for mode in modes:
             outcomes, wall = await round_of(ports, token, conversation_ids[1 : 1 + clients], resume=mode == "resume")
             for problem in sorted({p for o in outcomes for p in errors_of(o)}):
-                print(f"  {clients} clients, {mode}: {problem}", file=sys.stderr)
-            memory = max(peak_memory_mb(pid) for pid in pids)
+                print(f"  {label}, {clients} clients, {mode}: {problem}", file=sys.stderr)
+            memory = " / ".join(f"{peak_memory_mb(pid):.0f}" for pid in pids())
             last_seqs = await stored_last_seqs(ports[0], token, outcomes)
-            rows.append(summarize(outcomes, last_seqs, wall, mode, memory))
+            rows.append(summarize(outcomes, last_seqs, wall, f"{label}, {mode}", memory))
     return rows, warm[0].finished or float("nan")
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -127,12 +129,21 @@ def fresh_results() -> Iterator[None]:
 def run_query(*, version: DatasetVersion, spec: QuerySpec) -> ResultTable:
     """Compile and run a QuerySpec on a ready version; results are cached per (version, spec)."""
     key = _cache_key(version, spec)
-    cached = None if _fresh_only.get() else cache.get(key)
+    cached = None if _fresh_only.get() else _cache_call(cache.get, key)
     if cached is not None:
         return ResultTable.model_validate(cached)
     result = execute_spec(version_file(version), schema_of(version).kinds(), spec)
-    cache.set(key, result.model_dump(mode="json"), RESULT_CACHE_SECONDS)
+    _cache_call(cache.set, key, result.model_dump(mode="json"), RESULT_CACHE_SECONDS)
     return result
+
+
+def _cache_call(method: Any, *args: Any) -> Any:
+    """The result cache is an optimisation: with the cache (Redis) unreachable, queries run uncached."""
+    try:
+        return method(*args)
+    except Exception as exc:
+        logging.getLogger(__name__).warning("result cache unavailable", extra={"error": type(exc).__name__})
+        return None
 
 
 def execute_spec(path: Path, kinds: dict[str, str], spec: QuerySpec) -> ResultTable:
