@@ -76,15 +76,16 @@ def pg_schema() -> Iterator[str]:
     except psycopg.Error as exc:
         pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432 ({exc}); CI starts it")
     schema = f"ba_src_{uuid.uuid4().hex[:10]}"
-    with conn.cursor() as cur:
+    with conn, conn.cursor() as cur:
         cur.execute(f'CREATE SCHEMA "{schema}"')
         cur.execute(f'SET search_path TO "{schema}"')
         fill(cur)
     try:
         yield schema
     finally:
-        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
-        conn.close()
+        # A fresh connection: the server may have been restarted meanwhile (tests/ops stop it on purpose).
+        with psycopg.connect(**PG, autocommit=True, connect_timeout=10) as cleanup:
+            cleanup.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.fixture(scope="session")
