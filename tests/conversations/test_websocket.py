@@ -41,6 +41,19 @@ async def open_socket(conversation_id, raw=None, headers=None):
     return communicator
 
 
+def slowed(turns, seconds):
+    """The same scripted turns, each taking `seconds` to arrive (a run clients can drop out of)."""
+
+    def delay(turn):
+        def play(messages):
+            time.sleep(seconds)
+            return turn
+
+        return play
+
+    return [delay(t) for t in turns]
+
+
 async def until(communicator, final=("run.finished", "run.failed"), timeout=20):
     """Every message up to and including the run's final event."""
     received = []
@@ -152,14 +165,7 @@ async def test_asking_while_a_run_is_in_progress_is_refused(tenant_a, conversati
 
 
 async def test_disconnect_and_resume_gets_every_missed_event_once(tenant_a, conversation, script):
-    def slow(turn):
-        def play(messages):
-            time.sleep(0.3)
-            return turn
-
-        return play
-
-    await database_sync_to_async(script)(*[slow(t) for t in good_turns()])
+    await database_sync_to_async(script)(*slowed(good_turns(), 0.3))
     raw = await token_for(tenant_a)
     ws = await open_socket(conversation.pk, raw)
     await ws.receive_json_from()
@@ -181,14 +187,7 @@ async def test_disconnect_and_resume_gets_every_missed_event_once(tenant_a, conv
 
 
 async def test_live_events_before_the_resume_do_not_hide_the_missed_ones(tenant_a, conversation, script):
-    def slow(turn):
-        def play(messages):
-            time.sleep(0.5)
-            return turn
-
-        return play
-
-    await database_sync_to_async(script)(*[slow(t) for t in good_turns()])
+    await database_sync_to_async(script)(*slowed(good_turns(), 0.5))
     raw = await token_for(tenant_a)
     ws = await open_socket(conversation.pk, raw)
     await ws.receive_json_from()
