@@ -3,7 +3,8 @@
 Real sockets on 127.0.0.1 (port 0), one thread per connection, so the real clients (openai through
 `ChatOpenAI`, httpx for `search_web`) are exercised end to end. Each server records every request it
 received and can be told to fail: an HTTP status, a hang beyond the client's timeout, a closed
-connection, malformed JSON or a stream cut off halfway.
+connection, malformed JSON or a stream cut off halfway. A scripted turn can also end on its length limit
+(`finish_reason="length"`) with tool-call arguments cut mid-JSON (`cut_call`).
 
     server = OpenAIServer(script=[tool_turn(("get_schema", {"dataset": "sales"})), text_turn("done")])
     server.start(); ...; server.stop()
@@ -64,30 +65,64 @@ STREAM_ERROR = Failure(kind="stream_error", message="upstream model overloaded",
 
 @dataclass(frozen=True)
 class ScriptedCall:
+    """A tool call; `raw` sends these exact argument characters instead of `args` (e.g. JSON cut off mid-way)."""
+
     name: str
     args: dict[str, Any]
     id: str = ""
+    raw: str | None = None
+
+    def arguments(self, *, ensure_ascii: bool = False) -> str:
+        return self.raw if self.raw is not None else json.dumps(self.args, ensure_ascii=ensure_ascii)
+
+
+def cut_call(name: str, args: dict[str, Any], *, after: str) -> ScriptedCall:
+    """A call whose JSON arguments stop right after the first `after` (as when the model hit its token limit)."""
+    text = json.dumps(args, ensure_ascii=False)
+    end = text.index(after) + len(after)
+    return ScriptedCall(name, args, raw=text[:end])
 
 
 @dataclass(frozen=True)
 class Turn:
-    """One assistant turn: text content and/or tool calls, with the token usage to report."""
+    """One assistant turn: text content and/or tool calls, with the token usage to report.
+
+    `finish_reason` overrides the one sent ("stop", or "tool_calls" when there are calls), e.g. "length"
+    for a turn that ran into the model's output limit.
+    """
 
     content: str | None = None
     tool_calls: tuple[ScriptedCall, ...] = ()
     input_tokens: int = 100
     output_tokens: int = 20
+    finish_reason: str | None = None
+
+    @property
+    def finish(self) -> str:
+        return self.finish_reason or ("tool_calls" if self.tool_calls else "stop")
 
 
-def text_turn(content: str, *, input_tokens: int = 100, output_tokens: int = 20) -> Turn:
-    return Turn(content=content, input_tokens=input_tokens, output_tokens=output_tokens)
+def text_turn(
+    content: str, *, input_tokens: int = 100, output_tokens: int = 20, finish_reason: str | None = None
+) -> Turn:
+    return Turn(content=content, input_tokens=input_tokens, output_tokens=output_tokens, finish_reason=finish_reason)
 
 
 def tool_turn(
-    *calls: tuple[str, dict[str, Any]], content: str | None = None, input_tokens: int = 100, output_tokens: int = 20
+    *calls: tuple[str, dict[str, Any]] | ScriptedCall,
+    content: str | None = None,
+    input_tokens: int = 100,
+    output_tokens: int = 20,
+    finish_reason: str | None = None,
 ) -> Turn:
-    scripted = tuple(ScriptedCall(name, args) for name, args in calls)
-    return Turn(content=content, tool_calls=scripted, input_tokens=input_tokens, output_tokens=output_tokens)
+    scripted = tuple(c if isinstance(c, ScriptedCall) else ScriptedCall(c[0], c[1]) for c in calls)
+    return Turn(
+        content=content,
+        tool_calls=scripted,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        finish_reason=finish_reason,
+    )
 
 
 @dataclass
@@ -289,7 +324,8 @@ class OpenAIServer(LoopbackServer):
         model = self.response_model or str(body.get("model") or "unknown")
         completion_id = f"chatcmpl-{next(self._ids)}"
         calls = [
-            ScriptedCall(c.name, c.args, c.id or f"call_{completion_id}_{i}") for i, c in enumerate(turn.tool_calls)
+            ScriptedCall(c.name, c.args, c.id or f"call_{completion_id}_{i}", c.raw)
+            for i, c in enumerate(turn.tool_calls)
         ]
         if body.get("stream"):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
@@ -303,7 +339,11 @@ class OpenAIServer(LoopbackServer):
         message: dict[str, Any] = {"role": "assistant", "content": turn.content}
         if calls:
             message["tool_calls"] = [
-                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": json.dumps(c.args)}}
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": c.arguments(ensure_ascii=True)},
+                }
                 for c in calls
             ]
         return {
@@ -311,7 +351,7 @@ class OpenAIServer(LoopbackServer):
             "object": "chat.completion",
             "created": int(time.time()),
             "model": model,
-            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
+            "choices": [{"index": 0, "message": message, "finish_reason": turn.finish}],
             "usage": _usage(turn),
         }
 
@@ -334,7 +374,7 @@ class OpenAIServer(LoopbackServer):
         if turn.content:
             events += [chunk({"content": turn.content[i : i + 5]}) for i in range(0, len(turn.content), 5)]
         events += [chunk({"tool_calls": [delta]}) for delta in self._tool_call_deltas(calls)]
-        events.append(chunk({}, "tool_calls" if calls else "stop"))
+        events.append(chunk({}, turn.finish))
         if include_usage:
             events.append(json.dumps({**envelope, "choices": [], "usage": _usage(turn)}))
         events.append("[DONE]")
@@ -359,7 +399,7 @@ class OpenAIServer(LoopbackServer):
         """Per call: a head delta (index, id, name, empty arguments), then the arguments in pieces."""
         per_call: list[list[dict[str, Any]]] = []
         for index, call in enumerate(calls):
-            arguments = json.dumps(call.args, ensure_ascii=False)
+            arguments = call.arguments()
             head = {"index": index, "id": call.id, "type": "function", "function": {"name": call.name, "arguments": ""}}
             pieces = [
                 {"index": index, "function": {"arguments": arguments[i : i + self.arg_piece]}}

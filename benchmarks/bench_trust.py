@@ -1,0 +1,69 @@
+"""Trust: do wrong answers get blocked and right ones shown? Scripted models (honest, and misbehaving in
+twelve ways seen in practice) drive the real graph through the real OpenAI client against a loopback
+chat-completions server, over two spreadsheets and a SQLite source ingested through the services.
+
+Each scenario's truth (correct, wrong, no data) comes from values computed with pandas and sqlite3, never
+from the product. It measures rates and asserts nothing (targets: DESIGN.md section 8).
+
+    .venv/bin/python -m benchmarks.bench_trust [--verbose] [--only honest_ref,swapped]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import shutil
+import tempfile
+import time
+import uuid
+
+
+def _isolate() -> str:
+    """A fresh data directory and SQLite database, so the run touches nothing else."""
+    folder = tempfile.mkdtemp(prefix="ba-trust-")
+    os.environ["BA_DATA_DIR"] = folder
+    os.environ["DATABASE_URL"] = f"sqlite:///{folder}/trust.sqlite3"
+    return folder
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--verbose", action="store_true", help="print every scenario with its answer")
+    parser.add_argument("--only", default="", help="comma-separated players, e.g. swapped,think")
+    args = parser.parse_args()
+    folder = _isolate()
+    try:
+        from benchmarks.common import setup_django
+
+        setup_django()
+        logging.disable(logging.WARNING)  # the runs' own log lines would bury the tables
+        from django.core.management import call_command
+
+        from apps.tenants.services import tenant_create
+        from benchmarks.trust.data import build_world
+        from benchmarks.trust.facts import compute
+        from benchmarks.trust.players import scenarios
+        from benchmarks.trust.report import misses, overall_table, player_table, verify_timing
+        from benchmarks.trust.run import play_all
+
+        call_command("migrate", verbosity=0, interactive=False)
+        tenant = tenant_create(name="Trust", slug=f"trust-{uuid.uuid4().hex[:8]}", plan="enterprise")
+        world = build_world(tenant)
+        only = {p.strip() for p in args.only.split(",") if p.strip()}
+        chosen = scenarios(compute(world.truth), only or None)
+        started = time.perf_counter()
+        results = play_all(world, chosen)
+        elapsed = time.perf_counter() - started
+        print(player_table(results), end="\n\n")
+        print(overall_table(results), end="\n\n")
+        print("misses:" if not args.verbose else "scenarios:")
+        print(misses(results, verbose=args.verbose), end="\n\n")
+        print(verify_timing(), end="\n\n")
+        print(f"{len(results)} runs in {elapsed:.1f} s ({elapsed / max(len(results), 1) * 1000:.0f} ms each)")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
