@@ -25,6 +25,7 @@ import pytest
 
 from apps.datasets import source_services
 from apps.datasets.models import SqlSource
+from tests.support.requirements import missing
 
 PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres", "dbname": "test"}
 MY = {"host": "127.0.0.1", "port": 3306, "user": "root", "password": ""}
@@ -74,7 +75,7 @@ def pg_schema() -> Iterator[str]:
     try:
         conn = psycopg.connect(**PG, autocommit=True, connect_timeout=5)
     except psycopg.Error as exc:
-        pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432 ({exc}); CI starts it")
+        missing(f"PostgreSQL is not reachable at 127.0.0.1:5432 ({exc}); .ci/services starts it")
     schema = f"ba_src_{uuid.uuid4().hex[:10]}"
     with conn, conn.cursor() as cur:
         cur.execute(f'CREATE SCHEMA "{schema}"')
@@ -93,7 +94,7 @@ def mysql_database() -> Iterator[str]:
     try:
         conn = pymysql.connect(**MY, autocommit=True, charset="utf8mb4", connect_timeout=5)
     except pymysql.Error as exc:
-        pytest.skip(f"MySQL/MariaDB is not reachable at 127.0.0.1:3306 ({exc}); CI starts it")
+        missing(f"MySQL/MariaDB is not reachable at 127.0.0.1:3306 ({exc}); .ci/services starts it")
     database = f"ba_src_{uuid.uuid4().hex[:10]}"
     with conn.cursor() as cur:
         cur.execute(f"CREATE DATABASE `{database}` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin")

@@ -20,6 +20,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from tests.live_server import ROOT, free_port
+from tests.support.requirements import missing
 
 PG_HOST, PG_PORT = "127.0.0.1", 5432
 DATABASE = "ba_deploy_test"
@@ -42,7 +43,11 @@ def _skip_reason() -> str | None:
     return None
 
 
-pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+@pytest.fixture(autouse=True)
+def _needs_nginx_postgres_redis() -> None:
+    reason = _skip_reason()
+    if reason is not None:
+        missing(reason)
 
 
 def _admin(sql: str) -> None:

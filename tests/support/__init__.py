@@ -1,0 +1,1 @@
+"""Helpers shared by test modules (fixtures live in conftest.py files)."""
