@@ -10,11 +10,12 @@ from __future__ import annotations
 import argparse
 import re
 
-from benchmarks.common import median_seconds, report
+from benchmarks.common import median_seconds, report, setup_django
 
 
 def build(cells: int):  # type: ignore[no-untyped-def]
     from apps.agent.verification.check import ToolCallRecord, VerifyInput
+    from apps.agent.verification.vocabulary import Vocabulary
 
     columns = ["地区", "月份", "销售额", "订单数", "占比"]
     rows = []
@@ -30,11 +31,37 @@ def build(cells: int):  # type: ignore[no-untyped-def]
             rows=[[c] for c in columns],
             row_count=len(columns),
         ),
-        ToolCallRecord(step=2, name="run_query", status="ok", columns=columns, rows=rows, row_count=n_rows),
+        ToolCallRecord(
+            step=2,
+            name="run_query",
+            status="ok",
+            arguments={"spec": SPEC},
+            columns=columns,
+            rows=rows,
+            row_count=n_rows,
+        ),
     ]
+    vocabulary = Vocabulary.from_profiles(
+        [
+            {
+                "columns": [
+                    {"name": "地区", "kind": "text", "role": "dimension", "values": [f"地区{i}" for i in range(7)]},
+                    {"name": "月份", "kind": "text", "role": "dimension", "examples": ["2025-01", "2025-02"]},
+                    {"name": "金额", "kind": "number", "role": "measure"},
+                ]
+            }
+        ]
+    )
     lines = [f"{r[0]} {r[1]} 销售额 {r[2]:,.2f}，订单 {r[3]} 单，占比 {r[4] * 100:.1f}%" for r in rows[:40]]
     draft = "2025 年各地区销售额如下：\n" + "\n".join(f"{i + 1}. {line}" for i, line in enumerate(lines))
-    return VerifyInput(question="2025 年各地区每月销售额和占比", draft=draft, tool_calls=calls)
+    return VerifyInput(question="2025 年各地区每月销售额和占比", draft=draft, tool_calls=calls, vocabulary=vocabulary)
+
+
+SPEC = {
+    "group_by": ["地区", "月份"],
+    "aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}, {"name": "订单数", "func": "count"}],
+    "windows": [{"name": "占比", "func": "share_of_total", "of": "销售额"}],
+}
 
 
 def main() -> None:
@@ -42,6 +69,7 @@ def main() -> None:
     parser.add_argument("--cells", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=50)
     args = parser.parse_args()
+    setup_django()
     from apps.agent.verification.check import verify
 
     inp = build(args.cells)

@@ -1,4 +1,5 @@
-"""The graph: plan -> tool -> plan ... (at most 8 steps) -> verify -> narrate, or verify -> plan once."""
+"""The graph: plan -> tool -> plan ... (at most 8 steps) -> verify -> narrate, or verify -> plan once;
+a refused model turn goes back to plan (bounded)."""
 
 from __future__ import annotations
 
@@ -43,13 +44,13 @@ def logged(name: Node, node: NodeFn) -> NodeFn:
     return run
 
 
-def after_plan(state: RunState) -> Literal["tool", "verify", "narrate"]:
+def after_plan(state: RunState) -> Literal["plan", "tool", "verify", "narrate"]:
     if state.status != "running":
         return Node.NARRATE.value
     last = state.messages[-1] if state.messages else None
-    if isinstance(last, AIMessage) and last.tool_calls:
-        return Node.TOOL.value
-    return Node.VERIFY.value
+    if not isinstance(last, AIMessage):  # the turn was refused and the model told why: it tries again
+        return Node.PLAN.value
+    return Node.TOOL.value if last.tool_calls else Node.VERIFY.value
 
 
 def after_tool(state: RunState) -> Literal["plan", "narrate"]:

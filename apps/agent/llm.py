@@ -341,6 +341,26 @@ def require_complete(message: T) -> T:
     return message
 
 
+# OpenAI-compatible endpoints say "length"; other providers' wrappers pass on "max_tokens" or "MAX_TOKENS".
+_OUTPUT_LIMIT_REASONS = frozenset({"length", "max_tokens"})
+
+
+def finish_reason(message: object) -> str:
+    """Why the model stopped ("stop", "tool_calls", "length"...), as the provider reported it; "" when unknown.
+
+    `langchain_openai` keeps it in `response_metadata`, streamed or not (the last chunk carries it).
+    """
+    metadata = getattr(message, "response_metadata", None)
+    reason = metadata.get("finish_reason") if isinstance(metadata, dict) else None
+    return str(reason or "")
+
+
+def hit_output_limit(message: object) -> bool:
+    """True when the model stopped because it ran out of output tokens: its text or tool-call arguments are
+    cut, and a cut stream's arguments may even have been repaired into valid JSON that means something else."""
+    return finish_reason(message).lower() in _OUTPUT_LIMIT_REASONS
+
+
 @contextmanager
 def translate_llm_errors() -> Iterator[None]:
     """Turn endpoint failures raised inside the block into `LLMUnavailable` (sync or async code alike).

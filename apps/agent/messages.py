@@ -12,11 +12,11 @@ Lang = Literal["zh", "en"]
 _TEXTS: dict[str, dict[str, tuple[str, list[str]]]] = {
     "intercepted": {
         "zh": (
-            "这个回答包含无法从数据中核实的内容，已被拦截。",
+            "这个回答未能通过核对，已被拦截：{detail}。",
             ["换一种更具体的问法再试一次", "检查数据源是否包含所需的字段和时间范围"],
         ),
         "en": (
-            "This answer contained content that could not be verified against your data, so it was held back.",
+            "This answer did not pass the checks against your data, so it was held back: {detail}.",
             ["Rephrase the question more specifically", "Check that the data source has the fields and period asked"],
         ),
     },
@@ -40,6 +40,23 @@ _TEXTS: dict[str, dict[str, tuple[str, list[str]]]] = {
         "en": (
             "The analysis could not form valid queries and was stopped.",
             ["Ask again using the data's field names"],
+        ),
+    },
+    "truncated_output": {
+        "zh": (
+            "模型的输出超出了长度上限被截断，未生成回答。",
+            ["把问题拆成几个更小的问题", "要求更少的行或更简短的回答"],
+        ),
+        "en": (
+            "The model's output was cut off by its length limit, so no answer was produced.",
+            ["Split the question into smaller ones", "Ask for fewer rows or a shorter answer"],
+        ),
+    },
+    "oversized_output": {
+        "zh": ("模型生成的内容过长，未生成回答。", ["把问题拆成几个更小的问题", "要求更简短的回答"]),
+        "en": (
+            "The model produced more text than an answer may hold, so no answer was produced.",
+            ["Split the question into smaller ones", "Ask for a shorter answer"],
         ),
     },
     "llm_unavailable": {

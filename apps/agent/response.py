@@ -30,11 +30,53 @@ class GroundingOut(BaseModel):
     column: str
 
 
+class CoverageOut(BaseModel):
+    """One anchor of the question (a period, a value, a column, top-N, a grain, an operation) and how the
+    answer's queries applied it."""
+
+    anchor: str
+    kind: str = Field(description="number, period, value, column, top_n, grain, operation")
+    status: Literal["applied", "disclosed", "missing"]
+    how: str = Field(default="", description="where it was applied, in the user's language (e.g. 筛选 地区 = 华东)")
+
+
 class VerificationOut(BaseModel):
+    """What verify checked. `reasons` and `warnings` carry a stable `code` and a `message` for people, in the
+    question's language; the text the model was given is never part of the response."""
+
     passed: bool
     reasons: list[dict[str, str]] = Field(default_factory=list)
     warnings: list[dict[str, str]] = Field(default_factory=list)
     grounding: list[GroundingOut] = Field(default_factory=list)
+    coverage: list[CoverageOut] = Field(default_factory=list)
+    checks: list[str] = Field(
+        default_factory=list,
+        description="what was checked: numbers_grounded, labels_bound, question_covered, no_fake_data",
+    )
+
+
+class MeasureOut(BaseModel):
+    name: str
+    formula: str = Field(description="in terms of the data's columns, e.g. sum(退货数量) / sum(订单数量)")
+
+
+class ExplanationOut(BaseModel):
+    """How one executed query computed its result, in the user's language; rendered from the query itself."""
+
+    ref: str = Field(description="the result it explains: q1, q2...")
+    text: str = Field(
+        description="one line, e.g. 下单日期（按年）= 2025 · 按 下单日期 分组（按月） · 退货数量合计 = sum(退货数量)"
+    )
+    source: str
+    filters: list[str] = Field(default_factory=list)
+    grouping: list[str] = Field(default_factory=list)
+    measures: list[MeasureOut] = Field(default_factory=list)
+    windows: list[str] = Field(default_factory=list)
+    sort_limit: str = ""
+    rows: int = 0
+    truncated: bool = Field(default=False, description="more rows existed than were returned")
+    sql: str | None = None
+    assumptions: list[str] = Field(default_factory=list, description="what a careful analyst would state")
 
 
 class StepOut(BaseModel):
@@ -77,5 +119,8 @@ class AskResponse(BaseModel):
     recommended_questions: list[str] = Field(default_factory=list)
     download_links: list[str] = Field(default_factory=list)
     verification: VerificationOut = Field(default_factory=lambda: VerificationOut(passed=False))
+    explanation: list[ExplanationOut] = Field(
+        default_factory=list, description="how it was computed: one entry per executed query (answered runs)"
+    )
     error: ErrorOut | None = None
     audit: AuditOut

@@ -41,7 +41,9 @@ class RunState(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     question: str = Field(description="the user's question for this run")
-    history: list[dict[str, str]] = Field(default_factory=list, description="earlier turns: question, answer")
+    history: list[dict[str, Any]] = Field(
+        default_factory=list, description="earlier turns: question, answer, and the result tables behind the answer"
+    )
     messages: Annotated[list[AnyMessage], add_messages] = Field(
         default_factory=list, description="the model's turns and the tool results of this run"
     )
@@ -52,6 +54,10 @@ class RunState(BaseModel):
     steps: int = Field(default=0, description="plan steps that asked for tools")
     validation_errors: int = Field(default=0, description="tool calls refused for bad arguments")
     retried: bool = Field(default=False, description="the one corrective retry after verify has been used")
+    retry_step: int = Field(default=0, description="the step at which verify asked for the retry")
+    refused_answers: int = Field(
+        default=0, description="final texts refused before verify (cut off by the length limit, or oversized)"
+    )
     draft: str = Field(default="", description="the model's final text, references unfilled")
     answer: str = Field(default="", description="the draft with references filled, once verified")
     verdict: Verdict | None = None

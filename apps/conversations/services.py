@@ -67,11 +67,23 @@ def _binding(conversation: Conversation) -> DataBinding:
     return DataBinding.for_dataset(tenant=conversation.tenant, dataset=conversation.dataset)
 
 
-def _history(conversation: Conversation, before: Message) -> list[dict[str, str]]:
+def _history(conversation: Conversation, before: Message) -> list[dict[str, Any]]:
+    """Earlier answered turns with the result tables their answers quoted (verify re-grounds repeated numbers)."""
     answered = Message.objects.for_tenant(conversation.tenant).filter(
         conversation=conversation, status=RunStatus.ANSWERED, pk__lt=before.pk
     )
-    turns = [{"question": m.question, "answer": (m.response or {}).get("answer", "")} for m in answered]
+    turns = [
+        {
+            "question": m.question,
+            "answer": (m.response or {}).get("answer", ""),
+            "tables": [
+                {"columns": t.get("columns", []), "rows": t.get("rows", [])}
+                for t in (m.response or {}).get("tables", [])
+                if isinstance(t, dict)
+            ],
+        }
+        for m in answered
+    ]
     return turns[-HISTORY_TURNS:]
 
 

@@ -111,10 +111,13 @@
     return parts.length ? fmt(T.plan, { text: parts.join(" → ") }) : T.writing;
   }
 
+  // The verify event's own short status is for people; the reasons are only a fallback for older runs.
   function verifyText(data) {
+    const retry = !data.passed && data.retry ? " — " + T.verify_retry : "";
+    if (data.message) return (data.passed ? "" : T.verify_failed + ": ") + data.message + retry;
     if (data.passed) return T.verify_passed;
     const reasons = (data.reasons || []).map((r) => r.message || r.code).filter(Boolean);
-    return T.verify_failed + (reasons.length ? ": " + reasons.join("; ") : "") + (data.retry ? " — " + T.verify_retry : "");
+    return T.verify_failed + (reasons.length ? ": " + reasons.join("; ") : "") + retry;
   }
 
   function toolFinished(run, event) {

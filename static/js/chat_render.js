@@ -1,4 +1,5 @@
-// Chat answers: text with traced numbers, result tables, ECharts charts, downloads, follow-up chips, errors.
+// Chat answers: text with traced numbers, what was checked, how it was computed, result tables, ECharts charts,
+// downloads, follow-up chips, errors.
 // Every piece of data goes into the page through textContent or attributes, never as HTML.
 (function () {
   "use strict";
@@ -85,9 +86,109 @@
     }
     if (at < answer.length) node.append(document.createTextNode(answer.slice(at)));
     box.append(node);
-    if (response.verification && response.verification.passed && grounding.length) {
-      box.append(el("p", "verified", "✓ " + fmt(T.verified, { count: grounding.length })));
+  }
+
+  // What verify checked, in words: numbers bound to their rows, parts of the question applied, every warning.
+  function checkedFacts(verification, T) {
+    const grounding = verification.grounding || [];
+    const coverage = verification.coverage || [];
+    const checks = verification.checks || [];
+    const applied = coverage.filter((c) => c.status === "applied");
+    const facts = [];
+    const count = grounding.length;
+    if (count) facts.push(["numbers", fmt(count === 1 ? T.checked_number : T.checked_numbers, { count })]);
+    if (checks.includes("labels_bound")) facts.push(["labels", T.checked_labels]);
+    if (applied.length) {
+      const anchors = applied.map((c) => c.anchor).join(", ");
+      const template = applied.length === 1 ? T.checked_part : T.checked_coverage;
+      facts.push(["coverage", fmt(template, { count: applied.length, anchors })]);
     }
+    for (const c of coverage) {
+      if (c.status === "disclosed") {
+        facts.push(["disclosed", fmt(T.checked_disclosed, { anchor: c.anchor }) + (c.how ? " — " + c.how : "")]);
+      }
+      if (c.status === "missing") facts.push(["missing", fmt(T.checked_missing, { anchor: c.anchor })]);
+    }
+    if (checks.includes("no_fake_data")) facts.push(["no-fake", T.checked_no_fake]);
+    return facts;
+  }
+
+  function renderChecks(box, verification, T) {
+    if (!verification || !verification.passed) return;
+    const facts = checkedFacts(verification, T);
+    const coverage = verification.coverage || [];
+    const labels = (verification.checks || []).includes("labels_bound");
+    const definitions = labels || coverage.some((c) => c.status !== "missing");
+    let title = T.checked_nothing;
+    if (definitions) title = T.checked_title;
+    else if ((verification.grounding || []).length) title = T.checked_numbers_title;
+    const badge = el("div", "verified");
+    badge.append(el("strong", null, title));
+    if (facts.length) {
+      const list = el("ul", "checks");
+      facts.forEach(([kind, text]) => list.append(el("li", "check " + kind, text)));
+      badge.append(list);
+    }
+    const warnings = verification.warnings || [];
+    if (warnings.length) {
+      const list = el("ul", "warnings");
+      warnings.forEach((w) => {
+        const item = el("li", "warning", fmt(T.warning, { message: w.message || w.code || "" }));
+        item.dataset.code = w.code || "";
+        list.append(item);
+      });
+      badge.append(list);
+    }
+    box.append(badge);
+  }
+
+  function explanationField(list, label, value) {
+    const given = (v) => v !== null && v !== undefined && v !== "";
+    const values = Array.isArray(value) ? value.filter(given) : given(value) ? [value] : [];
+    if (!values.length) return;
+    list.append(el("dt", null, label));
+    const dd = el("dd");
+    if (values.length === 1) dd.textContent = String(values[0]);
+    else {
+      const items = el("ul");
+      values.forEach((v) => items.append(el("li", null, v)));
+      dd.append(items);
+    }
+    list.append(dd);
+  }
+
+  function explanationItem(e, T) {
+    const item = el("section", "explain-item");
+    item.dataset.ref = e.ref || "";
+    const head = el("p", "explain-text");
+    head.append(el("strong", null, e.ref || ""), document.createTextNode(" " + (e.text || "")));
+    item.append(head);
+    const fields = el("dl", "explain-fields");
+    const filters = e.filters && e.filters.length ? e.filters : e.sql ? [] : [T.explain_no_filters];
+    explanationField(fields, T.explain_source, e.source);
+    explanationField(fields, T.explain_filters, filters);
+    explanationField(fields, T.explain_grouping, e.grouping);
+    explanationField(fields, T.explain_measures, (e.measures || []).map((m) => m.name + " = " + m.formula));
+    explanationField(fields, T.explain_windows, e.windows);
+    explanationField(fields, T.explain_sort, e.sort_limit);
+    explanationField(fields, T.explain_rows, String(e.rows || 0) + (e.truncated ? " " + T.explain_more_rows : ""));
+    explanationField(fields, T.explain_assumptions, e.assumptions);
+    item.append(fields);
+    if (e.sql) {
+      const sql = el("details", "explain-sql");
+      sql.append(el("summary", null, "SQL"), el("pre", null, e.sql));
+      item.append(sql);
+    }
+    return item;
+  }
+
+  // "How it was computed": one entry per executed query, closed until asked for.
+  function renderExplanation(box, explanations, T) {
+    if (!explanations || !explanations.length) return;
+    const details = el("details", "explanation");
+    details.append(el("summary", null, T.explanation + " (" + explanations.length + ")"));
+    explanations.forEach((e) => details.append(explanationItem(e, T)));
+    box.append(details);
   }
 
   // Float noise (79134.8900000001) is trimmed for reading; the downloads keep every digit.
@@ -228,8 +329,11 @@
     if (options.withSteps) renderSteps(box, response, T);
     const cells = new Map();
     const tables = (response.tables || []).map((t) => renderTable(t, cells, T));
-    if (response.status === "answered") renderAnswer(box, response, cells, T);
-    else renderError(box, response, T);
+    if (response.status === "answered") {
+      renderAnswer(box, response, cells, T);
+      renderChecks(box, response.verification, T);
+      renderExplanation(box, response.explanation, T);
+    } else renderError(box, response, T);
     renderCharts(box, response.charts, T);
     tables.forEach((t) => box.append(t));
     renderDownloads(box, response.download_links, T);

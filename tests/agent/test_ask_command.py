@@ -41,10 +41,14 @@ def test_text_and_json_output(binding, scripted):  # noqa: F811
     out, err = run("各地区销售额？", "--tenant", "alpha", "--dataset", "销售", "--steps")
     assert out.startswith("最高：华东，160.5") and "地区 | 销售额" in out and ">> 按客户看呢？" in out
     assert "verified: 1 numbers" in out and "[tool.finished]" in err
+    how = out.split("\n计算方式\n", 1)[1]
+    assert "q1 · 按 地区 分组 · 销售额 = sum(金额)" in how and "数据来源：数据集 销售" in how
+    assert "指标：销售额 = sum(金额)" in how and "返回行数：3" in how
     scripted(*turns)
     body = json.loads(run("各地区销售额？", "--tenant", "alpha", "--dataset", str(binding.dataset.pk), "--json")[0])
     assert body["status"] == "answered" and body["tables"][0]["rows"][0] == ["华东", 160.5]
     assert body["audit"]["prompt_version"] and body["verification"]["passed"] is True
+    assert body["explanation"][0]["measures"] == [{"name": "销售额", "formula": "sum(金额)"}]
 
 
 def test_interceptions_print_the_friendly_message(binding, scripted):  # noqa: F811

@@ -36,7 +36,7 @@ def binding(tenant_a, settings, tmp_path):
     return DataBinding.for_dataset(tenant=tenant_a, dataset=dataset)
 
 
-def ask(binding, *turns, question="2025 年各地区销售额是多少？", **kwargs):
+def ask(binding, *turns, question="各地区销售额是多少？", **kwargs):
     model = ScriptedChatModel(turns=list(turns))
     events = []
     response = answer_question(
@@ -86,6 +86,27 @@ def test_a_correct_answer_with_references_passes_with_provenance(binding):
     assert not InterceptionLog.objects.for_tenant(binding.tenant).exists()
 
 
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("各地区销售额是多少？", ("数据集 销售", ["按 地区 分组"], "按 销售额 降序排序")),
+        ("What are the sales by region?", ("dataset 销售", ["by 地区"], "sorted by 销售额 descending")),
+    ],
+)
+def test_an_answer_says_how_it_was_computed_in_the_questions_language(binding, question, expected):
+    response, _events, _model = ask(
+        binding, *schema_then_query(), final("{{q1.地区[0]}}: {{q1.销售额[0]}}"), question=question
+    )
+    assert response.status == "answered", response.verification
+    [explanation] = response.explanation
+    source, grouping, sort_limit = expected
+    assert explanation.ref == "q1" and explanation.rows == 3 and not explanation.truncated
+    assert (explanation.source, explanation.grouping, explanation.sort_limit) == (source, grouping, sort_limit)
+    assert [m.model_dump() for m in explanation.measures] == [{"name": "销售额", "formula": "sum(金额)"}]
+    assert explanation.text == f"{grouping[0]} · 销售额 = sum(金额)"
+    assert response.model_dump(mode="json")["explanation"][0]["ref"] == "q1", "part of the stored response"
+
+
 def test_a_real_customer_named_zhang_san_is_not_intercepted(binding):
     spec = {"columns": ["客户", "金额"], "sort": [{"by": "金额", "desc": True}], "limit": 1}
     response, _events, _model = ask(
@@ -98,7 +119,7 @@ def test_a_real_customer_named_zhang_san_is_not_intercepted(binding):
     assert response.status == "answered" and "张三" in response.answer
 
 
-def _intercepted(binding, *turns, reason, question="2025 年各地区销售额是多少？"):
+def _intercepted(binding, *turns, reason, question="各地区销售额是多少？"):
     response, events, _model = ask(binding, *turns, question=question)
     assert response.status == "intercepted" and response.answer == "" and response.tables == []
     expected = "held back" if question.isascii() else "拦截"

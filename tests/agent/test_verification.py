@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from apps.agent.verification.check import ToolCallRecord, VerifyInput, verify
+from apps.agent.verification.vocabulary import Vocabulary
 
 SCHEMA = ToolCallRecord(
     step=1,
@@ -13,6 +14,18 @@ SCHEMA = ToolCallRecord(
     columns=["name", "type"],
     rows=[["地区", "VARCHAR"], ["销售额", "DOUBLE"]],
     row_count=2,
+)
+
+
+VOCAB = Vocabulary.from_profiles(
+    [
+        {
+            "columns": [
+                {"name": "地区", "kind": "text", "role": "dimension", "values": ["华东", "华北", "华南"]},
+                {"name": "金额", "kind": "number", "role": "measure"},
+            ]
+        }
+    ]
 )
 
 
@@ -62,14 +75,14 @@ def check(draft, *, question="各地区销售额", calls=None, **kwargs):
     ],
 )
 def test_numbers_that_tools_returned_are_grounded(text):
-    verdict = check(f"华东 {text}")
+    verdict = check(f"结果：{text}")
     assert verdict.passed, verdict.reasons
     assert verdict.grounding, "the number keeps its provenance"
 
 
 @pytest.mark.parametrize("text", ["占比 12.6%", "1234.58万", "0.13亿", "9000", "环比 +5.2%", "12.5", "四个地区"])
 def test_numbers_no_tool_returned_are_intercepted(text):
-    verdict = check(f"华东 {text}")
+    verdict = check(f"结果：{text}")
     assert not verdict.passed
     assert [r.code for r in verdict.reasons] == ["ungrounded_number"]
     assert verdict.ungrounded[0].text in text
@@ -93,11 +106,31 @@ def test_row_counts_ground_counts():
     assert check("共有 3 个地区").passed
 
 
-def test_numbers_from_the_question_are_exempt():
-    verdict = check("前 10 名里只有 3 个地区，阈值 5000 以上的有 7 个", question="销售额超过5000的前10名地区")
+def test_numbers_from_the_question_are_exempt_only_as_query_parameters():
+    spec = {
+        "group_by": ["地区"],
+        "aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}],
+        "having": [{"column": "销售额", "op": ">", "value": 5000}],
+        "sort": [{"by": "销售额", "desc": True}],
+        "limit": 10,
+    }
+    filtered = ToolCallRecord(
+        step=2,
+        name="run_query",
+        status="ok",
+        arguments={"spec": spec},
+        columns=["地区", "销售额"],
+        rows=[["华东", 12345678.0], ["华北", 8000.5], ["张三", 42.0]],
+        row_count=3,
+    )
+    question = "销售额超过5000的前10名地区"
+    verdict = check("前 10 名里只有 3 个地区，阈值 5000 以上的有 7 个", question=question, calls=[SCHEMA, filtered])
     assert verdict.passed is False  # "7" was never returned
     assert {e.text for e in verdict.exempt} >= {"10", "5000"}
     assert [u.text for u in verdict.ungrounded] == ["7"]
+    # Without a query that used 5000, the question's number stated as a fact must be grounded like any other.
+    stated = check("是的，销售额有 5000", question="华东销售额有 5000 吗？")
+    assert not stated.passed and [u.text for u in stated.ungrounded] == ["5000"]
 
 
 def test_dates_in_results_or_question_are_exempt_and_invented_ones_are_not():
@@ -156,7 +189,7 @@ def test_required_tools_per_source_type():
         )
     )
     assert sql.passed, sql.reasons
-    no_tools = check("华东最高", calls=[])
+    no_tools = check("华东最高", calls=[], vocabulary=VOCAB)
     assert [r.code for r in no_tools.reasons] == ["required_tools_missing"]
 
 
@@ -183,11 +216,12 @@ def test_warn_only_mode_passes_with_a_warning():
     assert verdict.passed and verdict.warnings[0].code == "ungrounded_number"
 
 
-def test_label_next_to_another_rows_value_is_a_warning():
+def test_a_value_written_next_to_another_rows_label_fails():
     verdict = check("华东销售额 8000.5")  # 8000.5 is 华北's
-    assert verdict.passed
-    assert [w.code for w in verdict.warnings] == ["inconsistent_with_source"]
-    assert not check("华北销售额 8000.5").warnings
+    assert not verdict.passed and [r.code for r in verdict.reasons] == ["mislabeled_value"]
+    assert "华东" in verdict.reasons[0].message and "华北" in verdict.reasons[0].message
+    right = check("华北销售额 8000.5")
+    assert right.passed and right.grounding[0].labels == ["华北"]
 
 
 def test_feedback_tells_the_model_what_to_fix():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 import time
@@ -33,16 +34,20 @@ from apps.tenants.context import context_for_token
 from apps.tenants.scopes import ALL_SCOPES, Role
 from apps.tenants.services import token_create
 from tests.live_server import ROOT, free_port, server_env
+from tests.support.requirements import missing
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
 WAIT_MS = 30_000
 QUESTION = "2025 年各账号的销售额是多少？"
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="browser tests need Debian's Chromium at /usr/bin/chromium"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _chromium() -> None:
+    if not CHROMIUM.exists():
+        missing("browser tests need Debian's Chromium at /usr/bin/chromium (.ci/setup installs it as root)")
 
 
 @contextmanager
@@ -207,9 +212,10 @@ def test_upload_ask_live_steps_chart_download_and_follow_up(browser, server, ten
     expect(answer).to_contain_text("抖音小店")
     expect(page.locator("#ask-button")).to_be_enabled()
     grounded = answer.locator("span.grounded[title*=run_query]")
-    assert grounded.count() == 4  # one amount per account
-    assert "run_query" in grounded.first.get_attribute("title") and "第 1 行" in grounded.first.get_attribute("title")
-    grounded.first.hover()
+    assert grounded.count() == 5  # one amount per account, and the number of accounts (the rows returned)
+    first_row = answer.locator("span.grounded[title*=run_query][title*='第 1 行']").first
+    assert "run_query" in first_row.get_attribute("title")
+    first_row.hover()
     expect(turn.locator("td.highlight")).to_have_count(1)
     chart = turn.locator(".chart canvas").first
     expect(chart).to_be_visible()
@@ -275,8 +281,62 @@ def test_a_dropped_socket_resumes_without_showing_an_event_twice(browser, server
     assert turn.locator("li.step-verify").count() == 1 and turn.locator("li[data-tool=run_query]").count() == 1
     assert turn.locator(".reply .answer").count() == 1 and turn.locator(".chart").count() == 1
     assert page.locator("article.turn").count() == 1
-    expect(turn.locator(".reply .verified")).to_contain_text("numbers traced to tool results")
+    expect(turn.locator(".reply .verified")).to_contain_text("numbers bound to their result rows")
     shot(page, "06-resumed-after-drop")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_answer_says_how_it_was_computed_and_what_was_checked(browser, server, tenant_a, make_user):
+    conversation = conversation_for(tenant_a, dataset_for(tenant_a))
+    page = open_page(browser, server, make_user(tenant=tenant_a, role=Role.ANALYST))
+    warning = {"code": "stale_filter", "message": "沿用了上一个问题的筛选条件，请确认是否仍需要。"}
+    status = {"message": "数字与口径已核对。", "reasons": [{"code": "x", "message": "text meant for the model"}]}
+
+    def with_a_warning(ws: WebSocketRoute) -> None:
+        """The run's own events, plus one warning in the response (every warning must be shown, in its own
+        words) and a verify step whose short status must be shown instead of any reason text."""
+        server_side = ws.connect_to_server()
+        ws.on_message(lambda message: server_side.send(message))
+
+        def from_server(message: str | bytes) -> None:
+            body = json.loads(message)
+            if body.get("type") == "run.finished":
+                body["data"]["response"]["verification"]["warnings"].append(warning)
+            elif body.get("type") == "verify":
+                body["data"].update(status)
+            ws.send(json.dumps(body, ensure_ascii=False))
+
+        server_side.on_message(from_server)
+
+    page.route_web_socket("**/ws/conversations/**", with_a_warning)
+    page.goto(f"{server}/conversations/{conversation.pk}/")
+    page.fill("#question", QUESTION)
+    page.click("#ask-button")
+    turn = page.locator("article.turn").first
+    expect(turn.locator("li.step-verify")).to_have_text(status["message"])
+    badge = turn.locator(".reply .verified")
+    bound = re.compile(r"^[1-9][0-9]* 个数字已对应到其结果行$")
+    expect(badge.locator("li.check.numbers")).to_have_text(bound)
+    expect(badge.locator("li.warning[data-code=stale_filter]")).to_have_text("请注意：" + warning["message"])
+    assert badge.locator("strong").inner_text() in ("数字与口径已核对", "数字已核对")
+    assert "✓" not in badge.inner_text() and "✔" not in badge.inner_text(), "says what was checked, not a tick"
+
+    disclosure = turn.locator("details.explanation")
+    expect(disclosure.locator("summary")).to_have_text("计算方式 (1)")
+    query = disclosure.locator(".explain-item[data-ref=q1]")
+    expect(query).to_be_hidden()
+    disclosure.locator("summary").click()
+    expect(query).to_be_visible()
+    expect(query.locator(".explain-text")).to_contain_text("下单日期（按年） = 2025")
+    expect(query.locator("dd", has_text="sum(金额)")).to_be_visible()
+    expect(query.locator("dt", has_text="返回行数")).to_be_visible()
+    shot(page, "09-how-it-was-computed")
+
+    page.reload()  # the stored response: the same disclosure and badge, without the injected warning
+    stored = page.locator("article.turn").first
+    stored.locator("details.explanation summary").click()
+    expect(stored.locator(".explain-item[data-ref=q1] .explain-text")).to_contain_text("下单日期（按年） = 2025")
+    expect(stored.locator(".reply .verified li.check.numbers")).to_have_text(bound)
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -1,11 +1,13 @@
 """Data-engine messages in the user's language: Chinese by default and on request, English on request
-(Accept-Language or the portal's language switch), user values kept verbatim; and a check that every
-message the engine raises goes through gettext."""
+(Accept-Language or the portal's language switch), user values kept verbatim; a check that every
+message the engine raises goes through gettext; and one that "how it was computed" is worded only through
+gettext, with Chinese for every message."""
 
 from __future__ import annotations
 
 import ast
 import io
+import re
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -431,3 +433,59 @@ def internal():
     raise ValueError("tenant must be saved")  # not a pydantic validator: never shown to users
 """
     assert untranslated_messages(good) == []
+
+
+# ---- "how it was computed" is worded only through gettext, with Chinese for every message ----
+
+EXPLANATION_MODULES = [ENGINE.parent / "agent" / "explain.py", ENGINE.parent / "agent" / "explain_terms.py"]
+WORDING_TRANSLATORS = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy"}
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def wording(source: str) -> tuple[list[tuple[str, str | None]], list[str]]:
+    """(singular, plural) of every message given to gettext, and the Chinese text written inline instead
+    (string literals outside gettext calls and docstrings)."""
+    tree = ast.parse(source)
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            skipped.add(id(body[0].value))  # a docstring
+    messages: list[tuple[str, str | None]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and _name(node.func) in WORDING_TRANSLATORS):
+            continue
+        texts = [a for a in node.args[:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        skipped |= {id(a) for a in texts}
+        if texts:
+            messages.append((texts[0].value, texts[1].value if len(texts) > 1 else None))
+    inline = [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped
+        if CJK.search(node.value)
+    ]
+    return messages, inline
+
+
+def test_explanations_are_worded_through_gettext_with_chinese_for_every_message():
+    for path in EXPLANATION_MODULES:
+        messages, inline = wording(path.read_text(encoding="utf-8"))
+        assert messages, path
+        assert inline == [], f"{path.name} words these inline instead of through gettext: {inline}"
+        with translation.override("zh-hans"):
+            untranslated = [
+                singular
+                for singular, plural in messages
+                if (translation.ngettext(singular, plural, 1) if plural else translation.gettext(singular)) == singular
+            ]
+        assert untranslated == [], f"{path.name}: no Chinese for {untranslated}"
+
+
+def test_the_wording_check_finds_inline_chinese():
+    source = '''
+def grain(zh):
+    """按月: a docstring may show an example."""
+    return "按月" if zh else _("by month")
+'''
+    assert wording(source) == ([("by month", None)], ["按月"])

@@ -8,10 +8,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from apps.agent.explain import explain
 from apps.agent.response import (
     AskResponse,
     AuditOut,
     ChartOut,
+    CoverageOut,
     GroundingOut,
     LlmUsageOut,
     StepOut,
@@ -33,11 +35,13 @@ def _verification(state: RunState) -> VerificationOut:
     verdict = state.verdict
     if verdict is None:
         return VerificationOut(passed=False)
-    return VerificationOut(
+    return VerificationOut(  # people's wording only: what the model was told stays in the audit
         passed=verdict.passed,
-        reasons=[r.model_dump() for r in verdict.reasons],
-        warnings=[w.model_dump() for w in verdict.warnings],
+        reasons=[r.for_people() for r in verdict.reasons],
+        warnings=[w.for_people() for w in verdict.warnings],
         grounding=[GroundingOut(**g.model_dump()) for g in verdict.grounding],
+        coverage=[CoverageOut(**c.model_dump()) for c in verdict.coverage],
+        checks=list(verdict.checks),
     )
 
 
@@ -95,6 +99,14 @@ def narrate(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
             for o in ok
             if o.name == "plot" and o.payload
         ]
+        binding = ctx.binding
+        response.explanation = explain(
+            state.outcomes,
+            source_name=binding.name,
+            source_type=binding.source_type,
+            language=ctx.language,
+            dataset_profile=binding.version.profile if binding.version is not None else None,
+        )
         if ctx.link_for is not None:
             response.download_links = [
                 link

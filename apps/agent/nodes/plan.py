@@ -1,10 +1,16 @@
-"""plan: the model, tools bound, decides the next tool calls or writes the final draft."""
+"""plan: the model, tools bound, decides the next tool calls or writes the final draft.
+
+A model turn is screened before anything acts on it: a turn cut off by the length limit, tool-call arguments
+that are not valid JSON or are oversized, and an oversized answer are refused and the model is told why
+(bounded); the text streamed beside tool calls reaches people only when it passes the plan-text checks.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
@@ -12,11 +18,29 @@ from langgraph.runtime import Runtime
 
 from apps.agent import llm
 from apps.agent.messages import user_error
+from apps.agent.nodes.verify import verify_input
 from apps.agent.state import LlmCall, RunContext, RunState
+from apps.agent.verification.check import check_plan_text
+from apps.agent.verification.hygiene import strip_think
 from apps.audit.services import llm_call_record
 from apps.tenants.errors import PlatformError
 
 log = logging.getLogger(__name__)
+
+MAX_ANSWER_CHARS = 20_000  # far beyond any readable answer: more is a runaway model, not an answer
+MAX_ARGUMENT_BYTES = 100_000  # one call's JSON arguments; a QuerySpec is a few hundred bytes
+MAX_REFUSED_ANSWERS = 1  # a cut or oversized answer is retried once, then the run fails
+_REFUSED = "OUTPUT REFUSED (a check of the platform, not the user): "
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a model turn is not acted on: `feedback` goes to the model, `code` names the user's error."""
+
+    code: str
+    feedback: str
+    answer: bool  # a final text (one retry) rather than tool calls (the validation budget)
+    errors: int = 1
 
 
 def _source_context(ctx: RunContext) -> str:
@@ -47,19 +71,88 @@ def text_of(message: AIMessage) -> str:
     return str(content or "")
 
 
-def plan(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
-    ctx = runtime.context
-    model = ctx.model.bind_tools([tool.schema() for tool in ctx.tools.values()])
-    started = time.perf_counter()
-    try:
-        reply = llm.call_guarded(model.invoke, conversation(state, ctx))
-    except PlatformError as exc:  # endpoint failures and cut-off answers, as clear errors
-        return {"status": "failed", "error": user_error("llm_unavailable", ctx.language, exc.message)}
-    except Exception as exc:
-        log.exception("the model call failed")
-        return {"status": "failed", "error": user_error("llm_unavailable", ctx.language, type(exc).__name__)}
-    if not isinstance(reply, AIMessage):
-        reply = AIMessage(content=str(reply.content))
+def _names(calls: list[Any]) -> str:
+    return ", ".join(dict.fromkeys(str(c.get("name") or "(no name)") for c in calls))
+
+
+def _cut_off(reply: AIMessage) -> Refusal:
+    calls = [*reply.tool_calls, *reply.invalid_tool_calls]
+    if not calls:
+        text = "your answer was cut off by the output length limit and was not shown. Write a shorter answer."
+        return Refusal("truncated_output", _REFUSED + text, answer=True)
+    text = (
+        f"your tool calls ({_names(calls)}) were cut off by the output length limit, so their arguments may be "
+        "incomplete; nothing was executed. Ask for less at once: fewer calls per step, shorter arguments."
+    )
+    return Refusal("truncated_output", _REFUSED + text, answer=False)
+
+
+def _bad_arguments(reply: AIMessage) -> Refusal | None:
+    """Arguments that are not JSON, or too large to be a request: refused per call, the whole turn unexecuted."""
+    problems = [
+        f"- {c.get('name') or '(no name)'}: the arguments were not valid JSON "
+        f"(they began {json.dumps(str(c.get('args') or '')[:120], ensure_ascii=False)})"
+        for c in reply.invalid_tool_calls
+    ]
+    code = "invalid_arguments"
+    for call in reply.tool_calls:
+        size = len(json.dumps(call["args"], ensure_ascii=False, default=str).encode())
+        if size > MAX_ARGUMENT_BYTES:
+            problems.append(f"- {call['name']}: the arguments are {size:,} bytes; at most {MAX_ARGUMENT_BYTES:,}")
+            code = "oversized_output"
+    if not problems:
+        return None
+    text = (
+        "these tool calls were refused:\n" + "\n".join(problems) + "\nNothing in that turn was executed. Send the "
+        "calls again with valid, compact JSON arguments that match each tool's schema."
+    )
+    return Refusal(code, _REFUSED + text, answer=False, errors=len(problems))
+
+
+def screen(reply: AIMessage, draft: str) -> Refusal | None:
+    """The reason not to act on this model turn (VERIFY.md check 1), or None when it may be used."""
+    if llm.hit_output_limit(reply):
+        return _cut_off(reply)
+    refusal = _bad_arguments(reply)
+    if refusal is None and not reply.tool_calls and len(draft) > MAX_ANSWER_CHARS:
+        text = (
+            f"your answer is {len(draft):,} characters long and was not shown; at most {MAX_ANSWER_CHARS:,}. "
+            "Write a shorter answer: quote the key figures and leave full tables to the query results."
+        )
+        return Refusal("oversized_output", _REFUSED + text, answer=True)
+    return refusal
+
+
+def _refuse(state: RunState, ctx: RunContext, refusal: Refusal) -> dict[str, Any]:
+    """Tell the model what was refused (never acting on it), or end the run once the retries are used up."""
+    log.warning("model output refused", extra={"code": refusal.code, "step": state.steps + 1})
+    if refusal.answer:
+        used = state.refused_answers + 1
+        update: dict[str, Any] = {"refused_answers": used}
+        exhausted = used > MAX_REFUSED_ANSWERS
+    else:
+        used = state.validation_errors + refusal.errors
+        update = {"validation_errors": used}
+        exhausted = used > ctx.max_validation_errors
+    if exhausted:
+        code = "invalid_requests" if refusal.code == "invalid_arguments" else refusal.code
+        return {**update, "status": "failed", "error": user_error(code, ctx.language)}
+    return {**update, "messages": [HumanMessage(refusal.feedback)]}
+
+
+def shown_plan_text(state: RunState, ctx: RunContext, text: str) -> str:
+    """The text streamed beside tool calls, when it passes the plan-text checks (VERIFY.md check 8); else ""."""
+    if not text:
+        return ""
+    verdict = check_plan_text(verify_input(state, ctx, text))
+    if verdict.passed:
+        return text
+    # Codes only: the held-back text may be exactly what must not be repeated anywhere.
+    log.info("plan text held back", extra={"step": state.steps + 1, "reasons": [r.code for r in verdict.reasons]})
+    return ""
+
+
+def _metered(ctx: RunContext, reply: AIMessage, started: float) -> LlmCall:
     input_tokens, output_tokens = llm.usage_of(reply)
     call = LlmCall(
         model=ctx.model_name,
@@ -77,11 +170,33 @@ def plan(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         output_tokens=output_tokens,
         cost_usd=call.cost_usd,
     )
+    return call
+
+
+def plan(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    model = ctx.model.bind_tools([tool.schema() for tool in ctx.tools.values()])
+    started = time.perf_counter()
+    try:
+        reply = llm.call_guarded(model.invoke, conversation(state, ctx))
+    except PlatformError as exc:  # endpoint failures and cut-off streams, as clear errors
+        return {"status": "failed", "error": user_error("llm_unavailable", ctx.language, exc.message)}
+    except Exception as exc:
+        log.exception("the model call failed")
+        return {"status": "failed", "error": user_error("llm_unavailable", ctx.language, type(exc).__name__)}
+    if not isinstance(reply, AIMessage):
+        reply = AIMessage(content=str(reply.content))
+    metered: dict[str, Any] = {"llm_calls": [_metered(ctx, reply, started)]}
+    text = strip_think(text_of(reply))
+    refusal = screen(reply, text)
+    if refusal is not None:
+        return {**metered, **_refuse(state, ctx, refusal)}
     planned = [{"name": c["name"], "args": c["args"]} for c in reply.tool_calls]
-    ctx.emit("plan", step=state.steps + 1, text=text_of(reply) if planned else "", tool_calls=planned)
-    update: dict[str, Any] = {"messages": [reply], "llm_calls": [call]}
+    shown = shown_plan_text(state, ctx, text) if planned else ""
+    ctx.emit("plan", step=state.steps + 1, text=shown, tool_calls=planned)
+    update: dict[str, Any] = {**metered, "messages": [reply]}
     if not planned:
-        return {**update, "draft": text_of(reply)}
+        return {**update, "draft": text}
     if state.steps >= ctx.max_steps:
         return {**update, "status": "failed", "error": user_error("too_many_steps", ctx.language)}
     return {**update, "steps": state.steps + 1}

@@ -18,6 +18,16 @@ def _key(name: str, args: dict[str, Any]) -> str:
     return name + json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
 
 
+def _no_progress_keys(state: RunState) -> set[str]:
+    """Keys of the earlier calls that a new call may not repeat (no progress).
+
+    After verify asked for a retry, re-running a query made before it is the correction asked for, not a
+    loop: those calls are allowed once more, so only repeats of calls made since the retry count.
+    """
+    since = state.retry_step if state.retried else -1
+    return {_key(o.name, o.arguments) for o in state.outcomes if o.step > since}
+
+
 def _rows_scanned(ctx: RunContext, outcome: ToolOutcome) -> int:
     """File queries scan the whole table; elsewhere the rows returned are what is known."""
     version = ctx.binding.version
@@ -45,7 +55,7 @@ def tool(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     ctx = runtime.context
     last = state.messages[-1]
     calls = last.tool_calls if isinstance(last, AIMessage) else []  # routed here only after tool calls
-    seen = {_key(o.name, o.arguments) for o in state.outcomes}
+    seen = _no_progress_keys(state)
     outcomes: list[ToolOutcome] = []
     replies: list[ToolMessage] = []
     for index, call in enumerate(calls):

@@ -1,7 +1,11 @@
-"""verify: fill the draft's references, then check it (VERIFY.md); one corrective retry, then intercept."""
+"""verify: fill the draft's references, then check it (VERIFY.md); one corrective retry, then intercept.
+
+`verify_input` is also what the plan node checks its streamed text with, so both see the same evidence.
+"""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from langchain_core.messages import HumanMessage
@@ -10,10 +14,17 @@ from langgraph.runtime import Runtime
 from apps.agent.messages import user_error
 from apps.agent.references import fill_references
 from apps.agent.state import RunContext, RunState
-from apps.agent.tools import ToolOutcome
-from apps.agent.verification.check import ToolCallRecord, VerifyInput, verify
+from apps.agent.tools import DataBinding, ToolOutcome
+from apps.agent.verification.check import EarlierTurn, ToolCallRecord, VerifyInput, verify
+from apps.agent.verification.hygiene import strip_think
 from apps.agent.verification.verdict import Verdict
+from apps.agent.verification.vocabulary import Vocabulary
 from apps.audit.services import interception_record
+from apps.datasets import selectors, sources
+from apps.datasets.errors import SourceFailure
+from apps.tenants.errors import PlatformError
+
+log = logging.getLogger(__name__)
 
 
 def records(outcomes: list[ToolOutcome]) -> list[ToolCallRecord]:
@@ -27,24 +38,59 @@ def records(outcomes: list[ToolOutcome]) -> list[ToolCallRecord]:
             rows=o.rows,
             row_count=o.row_count,
             error=o.error,
+            payload=o.payload if o.name == "search_web" else None,
         )
         for o in outcomes
     ]
 
 
-def check(state: RunState, ctx: RunContext, answer: str) -> Verdict:
-    rules = ctx.rules
-    return verify(
-        VerifyInput(
-            question=state.question,
-            draft=answer,
-            tool_calls=records(state.outcomes),
-            source_type=ctx.binding.source_type,
-            history=[text for turn in state.history for text in (turn["question"], turn["answer"])],
-            required_tools=rules.required_tools,
-            patterns=rules.patterns,
-            whitelist=rules.whitelist,
+def earlier_turns(history: list[dict[str, Any]]) -> list[EarlierTurn]:
+    """Earlier turns with the result tables stored with their answers (numbers repeated from them are
+    re-grounded against those tables, labels included)."""
+    turns = []
+    for turn in history:
+        tables = [
+            (list(t.get("columns") or []), list(t.get("rows") or []))
+            for t in turn.get("tables") or []
+            if isinstance(t, dict)
+        ]
+        turns.append(
+            EarlierTurn(question=str(turn.get("question", "")), answer=str(turn.get("answer", "")), tables=tables)
         )
+    return turns
+
+
+def vocabulary(binding: DataBinding, outcomes: list[ToolOutcome]) -> Vocabulary:
+    """The data's words: the dataset's profile (or the profiles of the SQL tables the run looked at) and the
+    tenant's synonyms."""
+    profiles: list[dict[str, Any]] = [o.payload for o in outcomes if o.name == "get_schema" and o.payload]
+    synonyms: dict[str, str] = {}
+    if binding.source is None and binding.version is not None:
+        profiles.append(binding.version.profile or {})
+        if binding.dataset is not None:
+            synonyms = selectors.synonyms_for(tenant=binding.tenant, dataset=binding.dataset)
+    elif binding.source is not None:
+        seen = {str(o.arguments.get("table")) for o in outcomes if o.name == "get_schema"}
+        for table in {str(o.arguments.get("table")) for o in outcomes if o.name == "run_query"} - seen:
+            try:
+                profiles.append(sources.get_schema(binding.source, table).model_dump(mode="json"))
+            except (SourceFailure, PlatformError):  # the query itself reported it; coverage just knows less
+                log.info("no profile for a queried table while verifying")
+    return Vocabulary.from_profiles(profiles, synonyms)
+
+
+def verify_input(state: RunState, ctx: RunContext, draft: str) -> VerifyInput:
+    rules = ctx.rules
+    return VerifyInput(
+        question=state.question,
+        draft=draft,
+        tool_calls=records(state.outcomes),
+        source_type=ctx.binding.source_type,
+        earlier=earlier_turns(state.history),
+        vocabulary=vocabulary(ctx.binding, state.outcomes),
+        required_tools=rules.required_tools,
+        patterns=rules.patterns,
+        whitelist=rules.whitelist,
     )
 
 
@@ -68,14 +114,15 @@ def _intercept(state: RunState, ctx: RunContext, answer: str, verdict: Verdict) 
 
 def verify_node(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     ctx = runtime.context
-    answer, _fills = fill_references(state.draft, state.outcomes)
-    verdict = check(state, ctx, answer)
+    answer, _fills = fill_references(strip_think(state.draft), state.outcomes)
+    verdict = verify(verify_input(state, ctx, answer))
     retry = not verdict.passed and not state.retried
-    ctx.emit(
+    ctx.emit(  # people see codes and a short status in their language, never the model-facing text
         "verify",
         passed=verdict.passed,
-        reasons=[r.model_dump() for r in verdict.reasons],
-        warnings=[w.model_dump() for w in verdict.warnings],
+        message=verdict.user_status(),
+        reasons=[r.for_people() for r in verdict.reasons],
+        warnings=[w.for_people() for w in verdict.warnings],
         retry=retry,
     )
     if verdict.passed:
@@ -85,9 +132,17 @@ def verify_node(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]
             "VERIFY FAILED: your answer was not shown to the user because:\n"
             + verdict.feedback()
             + "\nWrite the answer again. Quote every number as a reference to a tool result "
-            "({{q1.column[row]}}); if a number is missing, compute it with run_query first. "
-            "Never show sample or placeholder data."
+            "({{q1.column[row]}}) next to the label of its own row; apply every part of the question in a query "
+            "or say plainly what was not applied; if a number is missing, compute it with run_query first (you may "
+            "re-run a query). Never show sample or placeholder data."
         )
-        return {"messages": [HumanMessage(feedback)], "retried": True, "verdict": verdict, "draft": ""}
+        return {
+            "messages": [HumanMessage(feedback)],
+            "retried": True,
+            "retry_step": state.steps,
+            "verdict": verdict,
+            "draft": "",
+        }
     _intercept(state, ctx, answer, verdict)
-    return {"verdict": verdict, "status": "intercepted", "error": user_error("intercepted", ctx.language)}
+    error = user_error("intercepted", ctx.language, verdict.user_status())
+    return {"verdict": verdict, "status": "intercepted", "error": error}

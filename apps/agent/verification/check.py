@@ -1,38 +1,44 @@
-"""verify(): the checks of VERIFY.md, in order — tool failure, required tools, fake data, grounding,
-consistency. Deterministic and fast (one index per run; O(1) per number)."""
+"""verify(): the checks of VERIFY.md, in order — output hygiene, tool failure, fake data, number grounding (query
+results only), claim binding, required tools by what the answer claims, question coverage; and check_plan_text()
+for the text streamed beside tool calls. Deterministic and fast (one index per run, O(1) per number)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from apps.agent.verification.binding import Binder, clause_around, measure_words, specific_periods
+from apps.agent.verification.coverage import cover, question_anchors
 from apps.agent.verification.grounding import (
     GroundingIndex,
+    Provenance,
     ToolTable,
     date_is_known,
+    date_tokens_of_prose,
     date_tokens_of_text,
 )
-from apps.agent.verification.numbers import Mention, find_mentions
+from apps.agent.verification.hygiene import strip_think, unknown_urls, urls_in
+from apps.agent.verification.numbers import Mention, canonical_date, find_mentions, mentions_of
 from apps.agent.verification.patterns import DEFAULT_PATTERNS, Pattern, find_fake_data
-from apps.agent.verification.verdict import (
-    Exempt,
-    Grounded,
-    MatchedPattern,
-    Reason,
-    Ungrounded,
-    Verdict,
-)
+from apps.agent.verification.queries import QueryFacts
+from apps.agent.verification.superlatives import superlative_problems
+from apps.agent.verification.verdict import Exempt, Grounded, MatchedPattern, Reason, Ungrounded, Verdict
+from apps.agent.verification.vocabulary import LabelFinder, Vocabulary, is_label_text, norm
 
 SourceType = Literal["file", "sql"]
 DEFAULT_REQUIRED_TOOLS: dict[str, dict[str, list[str]]] = {
     "file": {"all": ["get_schema", "run_query"]},
     "sql": {"any": ["run_query", "execute_sql_safe"]},
 }
-_SMALL_TALK = re.compile(
-    r"^\s*(?:你好|您好|hi|hello|hey|谢谢|thanks?|thank you|help|帮助|你能做什么|你是谁|what can you do|who are you)"
-    r"[\s!！?？。.,，]*$",
+# Results that ground numbers. Schema statistics (null ratios, distinct counts) describe columns, not answers.
+GROUNDING_TOOLS = ("run_query", "execute_sql_safe", "sample_rows", "list_tables")
+SEARCH_TOOLS = ("search_web",)
+_COMPARED = re.compile(
+    r"没有|未|不到|不足|达到|超过|低于|高于|少于|多于|相比|比|差|距离|而非|不是|not|below|above|short of|less than|"
+    r"more than|exceed|compared|versus|\bvs\b|rather than|instead of",
     re.IGNORECASE,
 )
 
@@ -49,6 +55,16 @@ class ToolCallRecord:
     rows: Sequence[Sequence[Any]] = ()
     row_count: int = 0
     error: str = ""
+    payload: Any = None
+
+
+@dataclass(frozen=True)
+class EarlierTurn:
+    """An earlier turn of the conversation with the result tables its answer was built from."""
+
+    question: str
+    answer: str = ""
+    tables: Sequence[tuple[Sequence[str], Sequence[Sequence[Any]]]] = ()
 
 
 @dataclass
@@ -57,11 +73,65 @@ class VerifyInput:
     draft: str
     tool_calls: list[ToolCallRecord]
     source_type: SourceType = "file"
-    history: list[str] = field(default_factory=list)
+    earlier: list[EarlierTurn] = field(default_factory=list)
+    vocabulary: Vocabulary | None = None
     required_tools: dict[str, dict[str, list[str]]] = field(default_factory=lambda: DEFAULT_REQUIRED_TOOLS)
     patterns: Iterable[Pattern] = DEFAULT_PATTERNS
     whitelist: Iterable[str] = ()
     strict: bool = True
+
+
+class _Evidence:
+    """Everything a draft may be checked against, built once per check."""
+
+    def __init__(self, inp: VerifyInput) -> None:
+        time_columns = {c for c, role in (inp.vocabulary.columns.items() if inp.vocabulary else []) if role == "time"}
+        ok = [c for c in inp.tool_calls if c.status == "ok"]
+        self.facts = [
+            QueryFacts(c.step, c.name, c.arguments, list(c.columns), list(c.rows), c.row_count, time_columns)
+            for c in ok
+            if c.name in GROUNDING_TOOLS
+        ]
+        self.earlier_facts = [
+            QueryFacts(-(turn + 1), "earlier", {}, list(cols), list(rows), len(rows), time_columns)
+            for turn, earlier in enumerate(inp.earlier)
+            for cols, rows in earlier.tables
+        ]
+        self.index = GroundingIndex([ToolTable(f.step, f.columns, f.rows, f.row_count) for f in self.facts])
+        self.earlier_index = GroundingIndex(
+            [ToolTable(f.step, f.columns, f.rows, f.row_count) for f in self.earlier_facts]
+        )
+        self.search = [c for c in ok if c.name in SEARCH_TOOLS]
+        self.search_texts = [str(v) for c in self.search for v in _search_texts(c.payload)]
+        self.search_sources = [str(v) for c in self.search for v in _search_texts(c.payload, ("title", "url"))]
+        search_values = [[m.value] for t in self.search_texts for m in find_mentions(t) if m.kind == "number"]
+        self.search_index = GroundingIndex([ToolTable(0, ["search"], search_values, 0)] if search_values else [])
+        self.cell_texts = self.index.texts | self.earlier_index.texts
+        self.texts = self.cell_texts | set(self.search_texts)
+        self.by_step = {f.step: f for f in [*self.facts, *self.earlier_facts]}
+        self.parameters = [n for f in self.facts for n in f.parameter_numbers()]
+        self.max_rows = max(self.index.max_rows, self.earlier_index.max_rows)
+
+    def binder(self, draft: str, vocab: Vocabulary | None, mentions: list[Mention]) -> Binder:
+        finder = LabelFinder()
+        for text in self.index.texts | self.earlier_index.texts:
+            if is_label_text(text):
+                finder.add(text)
+        for fact in self.facts:
+            for value in fact.filter_values():
+                if is_label_text(value):
+                    finder.add(value)
+        for value in vocab.raw_values.values() if vocab else []:
+            finder.add(value)
+        words = measure_words([*self.facts, *self.earlier_facts], dict(vocab.synonyms) if vocab else {})
+        dates = [(m.start, date_tokens_of_text(canonical_date(m.text))) for m in mentions if m.kind == "date"]
+        numbers = [(m.start, m.end) for m in mentions if m.kind == "number"]
+        return Binder(draft, self.by_step, finder, words, dates, numbers)
+
+
+def _search_texts(payload: Any, keys: tuple[str, ...] = ("title", "url", "content")) -> list[str]:
+    results = payload.get("results", []) if isinstance(payload, dict) else []
+    return [str(r.get(k, "")) for r in results if isinstance(r, dict) for k in keys]
 
 
 def _tool_failures(calls: list[ToolCallRecord]) -> list[ToolCallRecord]:
@@ -85,154 +155,298 @@ def _missing_tools(inp: VerifyInput) -> list[str]:
     return missing
 
 
-class _Grounder:
-    def __init__(self, inp: VerifyInput, index: GroundingIndex) -> None:
-        self.inp, self.index = inp, index
-        asked = "\n".join([inp.question, *inp.history])
-        asked_mentions = find_mentions(asked)
-        self.asked_values = {(m.scaled, m.decimals, m.unit) for m in asked_mentions if m.kind == "number"}
-        self.asked_values |= {(m.scaled, 0, "") for m in asked_mentions if m.kind == "rank"}
-        self.known_dates = date_tokens_of_text(asked) | index.dates
-
-    def exempt_reason(self, mention: Mention) -> str | None:
-        if mention.kind == "list_marker":
-            return "list marker"
-        if mention.kind == "date":
-            return "date in the question or results" if date_is_known(mention.text, self.known_dates) else None
-        if mention.kind == "rank":
-            return "rank within the rows returned" if mention.scaled <= max(self.index.max_rows, 1) else None
-        if (mention.scaled, mention.decimals, mention.unit) in self.asked_values:
-            return "stated in the question"
-        return None
-
-
-def _label_index(table: ToolTable) -> tuple[re.Pattern[str] | None, dict[str, set[int]]]:
-    """The text labels of a table (group names such as 华东) and the rows each labels."""
-    rows_of: dict[str, set[int]] = {}
-    for r, row in enumerate(table.rows):
-        for value in row:
-            if isinstance(value, str) and 2 <= len(value) <= 40:
-                rows_of.setdefault(value, set()).add(r)
-    if not rows_of:
-        return None, rows_of
-    alternation = "|".join(re.escape(label) for label in sorted(rows_of, key=len, reverse=True))
-    return re.compile(alternation), rows_of
-
-
-def _label_warnings(draft: str, grounded: list[tuple[Mention, Any]], tables: dict[int, ToolTable]) -> list[Reason]:
-    """A grounded number next to another row's label (华东 with 华北's value) is suspicious."""
-    warnings = []
-    labels: dict[int, tuple[re.Pattern[str] | None, dict[str, set[int]]]] = {}
-    for mention, where in grounded:
-        table = tables.get(where.step)
-        if table is None or where.row is None:
-            continue
-        if where.step not in labels:
-            labels[where.step] = _label_index(table)
-        pattern, rows_of = labels[where.step]
-        if pattern is None:
-            continue
-        window = draft[max(0, mention.start - 16) : mention.start]
-        found = pattern.findall(window)
-        if not found or any(where.row in rows_of[label] for label in found):
-            continue
-        own = ", ".join(str(v) for v in table.rows[where.row] if isinstance(v, str)) or "another row"
-        warnings.append(
-            Reason(
-                code="inconsistent_with_source",
-                message=f"{mention.text} stands next to {found[-1]!r}, but it is the value of row {where.row} "
-                f"({own}) in step {where.step}",
-            )
-        )
-    return warnings
+# "(本期 - 上期) / 上期 × 100%": the constants of a formula are not data.
+_FORMULA_CONSTANT = re.compile(r"[×x*/÷]\s*\d+%?|\d+%?\s*[×*/÷]")
+_NUMERIC_TEXT = re.compile(r"^[\d\s.,%:/\-年月日Q]+$")
+_CN_NUMERALS = frozenset("零一二两三四五六七八九十百千万亿")
 
 
 def _identifier_spans(draft: str, texts: set[str], whitelist: Iterable[str]) -> list[tuple[int, int]]:
-    """Spans of the draft that quote a result value containing digits ("User 7", "SKU-1024", 七天无理由)
-    or a whitelisted pattern: their digits are part of a name, not numbers to ground."""
+    """Spans of the draft that quote a text cell of a result ("User 7", "SKU-1024", 七天无理由, a category "57",
+    an age band "1950-1955") or a whitelisted pattern: their digits are part of a label, not numbers to ground."""
     spans = []
     for text in texts:
-        has_digits = any(ch.isdigit() or ch in _CN_NUMERALS for ch in text)
-        if len(text) >= 2 and has_digits and not _NUMERIC_TEXT.match(text):
-            start = draft.find(text)
-            while start != -1:
-                spans.append((start, start + len(text)))
-                start = draft.find(text, start + 1)
+        if len(text) < 2 or not any(ch.isdigit() or ch in _CN_NUMERALS for ch in text):
+            continue
+        numeric = bool(_NUMERIC_TEXT.match(text))
+        start = draft.find(text)
+        while start != -1:
+            end = start + len(text)
+            # A numeric-looking label counts only as a whole token, never as part of a longer number.
+            if not numeric or not (_digit_at(draft, start - 1) or _digit_at(draft, end)):
+                spans.append((start, end))
+            start = draft.find(text, start + 1)
     for pattern in whitelist:
         spans += [m.span() for m in re.finditer(pattern, draft)]
     return spans
 
 
-_NUMERIC_TEXT = re.compile(r"^[\d\s.,%:/\-年月日Q]+$")
-_CN_NUMERALS = frozenset("零一二两三四五六七八九十百千万亿")
+def _digit_at(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and (text[i].isdigit() or text[i] in ".,")
 
 
-def verify(inp: VerifyInput) -> Verdict:
-    verdict = Verdict(passed=True)
-    failures = _tool_failures(inp.tool_calls)
-    if failures:
-        names = ", ".join(sorted({f.name for f in failures}))
-        verdict.reasons.append(Reason(code="tool_failed", message=f"tool call failed and was not recovered: {names}"))
-        verdict.passed = False
-        return verdict  # the draft is never shown when a tool failed
+class _Checker:
+    def __init__(self, inp: VerifyInput, draft: str) -> None:
+        self.inp, self.draft = inp, draft
+        self.ev = _Evidence(inp)
+        asked = mentions_of(inp.question)
+        self.asked = [m for m in asked if m.kind in ("number", "rank")]
+        self.known_dates = date_tokens_of_prose(inp.question) | self.ev.index.dates | self.ev.earlier_index.dates
+        for fact in self.ev.facts:
+            self.known_dates |= fact.filter_period_tokens
+        for text in self.ev.search_texts:
+            self.known_dates |= date_tokens_of_prose(text)
+        self.verdict = Verdict(passed=True)
+        self.mentions: list[Mention] = []
+        self.search_grounded = 0
+        self.data_grounded: list[Grounded] = []
 
-    ok_calls = [c for c in inp.tool_calls if c.status == "ok"]
-    tables = [ToolTable(c.step, list(c.columns), list(c.rows), c.row_count) for c in ok_calls]
-    index = GroundingIndex(tables)
-    mentions = find_mentions(inp.draft, protected=_identifier_spans(inp.draft, index.texts, inp.whitelist))
-    states_numbers = any(m.kind == "number" for m in mentions)
+    # --- grounding --------------------------------------------------------------------------------
 
-    missing = _missing_tools(inp)
-    small_talk = bool(_SMALL_TALK.match(inp.question)) and not states_numbers and not ok_calls
-    if missing and not small_talk:
-        verdict.reasons.append(
-            Reason(
-                code="required_tools_missing",
-                message=f"answers about {inp.source_type} data must come from tools; missing: {', '.join(missing)}",
-            )
+    def exempt_reason(self, mention: Mention, plan_text: bool) -> str | None:
+        if mention.kind == "list_marker":
+            return "list marker"
+        if mention.kind == "date":
+            if date_is_known(canonical_date(mention.text), self.known_dates):
+                return "date in the question or results"
+            return "an example date; no data was read" if self._example(mention) else None
+        if mention.kind == "rank":
+            return "rank within the rows returned" if mention.scaled <= max(self.ev.max_rows, 1) else None
+        near = self.draft[max(0, mention.start - 3) : mention.end + 3]
+        if mention.value in (1.0, 100.0, 1000.0) and _FORMULA_CONSTANT.search(near):
+            return "a constant of a formula"
+        if not self._from_question(mention):
+            return None
+        if plan_text:
+            return "stated in the question"
+        if any(_same(mention.value, p) or _same(mention.value, p * 100) for p in self.ev.parameters):
+            return "a parameter of the query, from the question"
+        return None
+
+    def _example(self, mention: Mention) -> bool:
+        """Without any data read, a date in a clause that names nothing of the data is an example (a definition
+        of 同比 that says "3 月与去年 3 月相比"), not a claim."""
+        if self.ev.facts or self.ev.earlier_facts:
+            return False
+        left, right = clause_around(self.draft, mention.start, mention.end)
+        return not self._data_words().find(self.draft[left:right])
+
+    def _data_words(self) -> LabelFinder:
+        if not hasattr(self, "_words"):
+            self._words = LabelFinder()
+            vocab = self.inp.vocabulary
+            for word in [*(vocab.raw_values.values() if vocab else []), *(vocab.column_words() if vocab else {})]:
+                self._words.add(word)
+        return self._words
+
+    def _from_question(self, mention: Mention) -> bool:
+        return any(_same(mention.value, a.value) for a in self.asked)
+
+    def ground(self, mention: Mention) -> None:
+        where = self.ev.index.lookup(mention) or self.ev.earlier_index.lookup(mention)
+        if where is None:
+            if self.ev.search_index.lookup(mention) is not None:
+                self.search_grounded += 1
+                self.verdict.exempt.append(Exempt(text=mention.text, why="from a web search result"))
+            elif self._from_question(mention) and _COMPARED.search(self._clause(mention)):
+                self.verdict.exempt.append(Exempt(text=mention.text, why="the question's figure, compared"))
+            else:
+                self.verdict.ungrounded.append(Ungrounded(text=mention.text, position=mention.start))
+            return
+        self.bind(mention, where)
+
+    def _clause(self, mention: Mention) -> str:
+        left, right = clause_around(self.draft, mention.start, mention.end)
+        return self.draft[left:right]
+
+    # --- binding ----------------------------------------------------------------------------------
+
+    def bind(self, mention: Mention, first: Provenance) -> None:
+        binder = self.binder
+        labels = binder.labels(mention.start, mention.end)
+        chosen = first
+        if labels is not None and not binder.agrees(first, labels):
+            pool = itertools.chain(self.ev.index.candidates(mention), self.ev.earlier_index.candidates(mention))
+            agreeing = next((c for c in pool if binder.agrees(c, labels)), None)
+            if agreeing is None:
+                shown = "/".join(labels.shown()) or "its label"
+                self.verdict.fail(
+                    "mislabeled_value",
+                    f"{mention.text} is written next to {shown}, but it is the {binder.describe(first)}; "
+                    "quote each value with the label of its own row and column",
+                )
+                return
+            chosen = agreeing
+        grounded = Grounded(
+            text=mention.text,
+            value=mention.value,
+            step=chosen.step,
+            row=chosen.row,
+            column=chosen.column,
+            labels=labels.shown() if labels else [],
+            earlier_turn=-chosen.step if chosen.step < 0 else None,
         )
+        self.verdict.grounding.append(grounded)
+        if chosen.step >= 0:
+            self.data_grounded.append(grounded)
 
-    real_texts = index.texts | {inp.question, *inp.history}
-    for match in find_fake_data(inp.draft, patterns=inp.patterns, whitelist=inp.whitelist, real_texts=real_texts):
+    @property
+    def binder(self) -> Binder:
+        if not hasattr(self, "_binder"):
+            self._binder = self.ev.binder(self.draft, self.inp.vocabulary, self.mentions)
+        return self._binder
+
+
+def _same(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def _common_checks(checker: _Checker, inp: VerifyInput, draft: str, *, plan_text: bool) -> list[Mention]:
+    """Fake data, links and number grounding: what every text shown to people must pass."""
+    verdict, ev = checker.verdict, checker.ev
+    unknown = unknown_urls(draft, [*ev.texts, inp.question])
+    if unknown:
+        verdict.fail("unknown_url", f"these links were not returned by any tool: {', '.join(unknown[:3])}")
+    real_texts = ev.texts | {inp.question, *(t.question for t in inp.earlier), *(t.answer for t in inp.earlier)}
+    for match in find_fake_data(draft, patterns=inp.patterns, whitelist=inp.whitelist, real_texts=real_texts):
         verdict.matched_patterns.append(MatchedPattern(pattern=match.code, text=match.text, position=match.start))
     if verdict.matched_patterns:
         shown = ", ".join(sorted({m.text for m in verdict.matched_patterns}))
-        verdict.reasons.append(
-            Reason(
-                code="fake_data_pattern",
-                message=f"the answer shows placeholder or sample data not in any result: {shown}",
-            )
-        )
-
-    grounder = _Grounder(inp, index)
-    grounded_pairs: list[tuple[Mention, Any]] = []
+        verdict.fail("fake_data_pattern", f"the answer shows placeholder or sample data not in any result: {shown}")
+    mentions = find_mentions(draft, protected=_identifier_spans(draft, ev.cell_texts, inp.whitelist))
+    checker.mentions = mentions
     for mention in mentions:
         if mention.kind == "reference":
-            verdict.reasons.append(
-                Reason(code="unfilled_reference", message=f"{mention.text} refers to a value no tool returned")
-            )
+            verdict.fail("unfilled_reference", f"{mention.text} refers to a value no tool returned")
             continue
-        why = grounder.exempt_reason(mention)
+        why = checker.exempt_reason(mention, plan_text)
         if why:
             verdict.exempt.append(Exempt(text=mention.text, why=why))
+        elif mention.kind == "number" and not plan_text:
+            checker.ground(mention)
+        elif mention.kind == "number" and (
+            ev.index.lookup(mention) or ev.earlier_index.lookup(mention) or ev.search_index.lookup(mention)
+        ):
             continue
-        where = index.lookup(mention) if mention.kind == "number" else None
-        if where is None:
+        else:
             verdict.ungrounded.append(Ungrounded(text=mention.text, position=mention.start))
-            continue
-        grounded_pairs.append((mention, where))
-        verdict.grounding.append(
-            Grounded(text=mention.text, value=mention.value, step=where.step, row=where.row, column=where.column)
-        )
     if verdict.ungrounded:
         shown = ", ".join(u.text for u in verdict.ungrounded[:8])
-        reason = Reason(
-            code="ungrounded_number",
-            message=f"these numbers were not returned by any tool: {shown}; compute them with run_query "
-            "(derived/windows) and refer to the result, or remove them",
+        message = (
+            f"these numbers were not returned by any query: {shown}; compute them with run_query "
+            "(derived/windows) and refer to the result, or remove them"
         )
-        (verdict.reasons if inp.strict else verdict.warnings).append(reason)
+        if inp.strict:
+            verdict.fail("ungrounded_number", message)
+        else:
+            verdict.warnings.append(Reason(code="ungrounded_number", message=message))
+    return mentions
 
-    verdict.warnings += _label_warnings(inp.draft, grounded_pairs, {t.step: t for t in tables})
+
+def check_plan_text(inp: VerifyInput) -> Verdict:
+    """The text a model streams beside its tool calls: no invented numbers, names or links reach people."""
+    draft = strip_think(inp.draft)
+    checker = _Checker(inp, draft)
+    if draft:
+        _common_checks(checker, inp, draft, plan_text=True)
+    checker.verdict.checks = ["no_fake_data", "numbers_grounded", "links_from_tools"]
+    return checker.verdict
+
+
+def verify(inp: VerifyInput) -> Verdict:
+    draft = strip_think(inp.draft)
+    verdict = Verdict(passed=True)
+    if not draft:
+        verdict.fail("empty_answer", "the answer is empty; write the answer to the question")
+        return verdict
+    failures = _tool_failures(inp.tool_calls)
+    if failures:
+        names = ", ".join(sorted({f.name for f in failures}))
+        verdict.fail("tool_failed", f"tool call failed and was not recovered: {names}")
+        return verdict  # the draft is never shown when a tool failed
+    checker = _Checker(inp, draft)
+    mentions = _common_checks(checker, inp, draft, plan_text=False)
+    verdict = checker.verdict
+    _check_required_tools(checker, inp, draft, mentions)
+    for problem in superlative_problems(
+        draft, [f for f in checker.ev.facts if f.name != "list_tables"], checker.binder
+    ):
+        verdict.fail("mislabeled_value", problem + "; name the row the result ranks first (or last)")
+    _check_coverage(checker, inp, draft)
+    verdict.checks = ["no_fake_data", "numbers_grounded", "labels_bound", "links_from_tools"]
+    if verdict.coverage:
+        verdict.checks.append("question_covered")
     verdict.passed = not verdict.reasons
     return verdict
+
+
+def _states_data(checker: _Checker, inp: VerifyInput, draft: str, mentions: list[Mention]) -> bool:
+    verdict = checker.verdict
+    if checker.data_grounded or verdict.ungrounded or any(r.code == "mislabeled_value" for r in verdict.reasons):
+        return True
+    vocab = inp.vocabulary
+    if vocab is None:
+        return False
+    values = LabelFinder()
+    for value in vocab.raw_values.values():
+        values.add(value)
+    named = values.find(draft)
+    return bool(named) and not checker.verdict.grounding  # earlier-turn numbers carry their own evidence
+
+
+def _check_required_tools(checker: _Checker, inp: VerifyInput, draft: str, mentions: list[Mention]) -> None:
+    verdict = checker.verdict
+    if checker.search_grounded and not checker.data_grounded:
+        titles = [t for t in checker.ev.search_sources if t]
+        cited = any(norm(t)[:40] in norm(draft) for t in titles if len(t) >= 6) or bool(urls_in(draft))
+        if not cited:
+            verdict.fail("uncited_search", "facts from search_web must cite their source (title or link)")
+    if not _states_data(checker, inp, draft, mentions):
+        return
+    missing = _missing_tools(inp)
+    if missing:  # first: without the tools, every other finding follows from this one
+        message = f"answers about {inp.source_type} data must come from tools; missing: {', '.join(missing)}"
+        verdict.reasons.insert(0, Reason(code="required_tools_missing", message=message))
+        verdict.passed = False
+
+
+def _check_coverage(checker: _Checker, inp: VerifyInput, draft: str) -> None:
+    verdict = checker.verdict
+    steps = {g.step for g in verdict.grounding}
+    cited = [f for f in [*checker.ev.facts, *checker.ev.earlier_facts] if f.step in steps and f.name != "list_tables"]
+    if not cited:
+        return
+    verdict.coverage = cover(question_anchors(inp.question, inp.vocabulary), cited, draft, inp.vocabulary)
+    missing = [c for c in verdict.coverage if c.status == "missing"]
+    if missing:
+        shown = "; ".join(f"{c.anchor!r} ({c.kind})" for c in missing)
+        verdict.fail(
+            "question_not_covered",
+            f"the question asks for {shown}, but no query behind the answer applied it: run a query that applies "
+            "it (filter, grouping, time grain, aggregation or window), or say plainly in the answer that it was "
+            "not applied and why",
+        )
+    _stale_filter_warnings(checker, inp, [f for f in cited if f.step >= 0])
+
+
+def _stale_filter_warnings(checker: _Checker, inp: VerifyInput, cited: list[QueryFacts]) -> None:
+    """A filter the question does not ask for but an earlier question did: shown to people as a warning, since
+    a follow-up may mean to keep it (那华南呢？) or not."""
+    if not inp.earlier:
+        return
+    asked, asked_periods = norm(inp.question), date_tokens_of_prose(inp.question)
+    earlier = [norm(t.question) for t in inp.earlier]
+    earlier_periods = set().union(*(date_tokens_of_prose(t.question) for t in inp.earlier))
+    stale: list[str] = []
+    for fact in cited:
+        for value in fact.filter_values():
+            text = norm(value) if isinstance(value, str) else ""
+            if len(text) >= 2 and text not in asked and any(text in e for e in earlier):
+                stale.append(str(value))
+        periods = specific_periods(fact.filter_period_tokens)
+        if periods and not periods & asked_periods and periods & earlier_periods:
+            stale.append("/".join(sorted(periods)))
+    for value in dict.fromkeys(stale):
+        checker.verdict.warnings.append(
+            Reason(code="stale_filter", message=f"the filter {value!r} comes from an earlier question")
+        )

@@ -12,13 +12,13 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from apps.agent.verification.numbers import UNITS, Mention
+from apps.agent.verification.numbers import UNITS, Mention, canonical_date, mentions_of
 
 
 @dataclass(frozen=True)
@@ -41,11 +41,16 @@ class ToolTable:
     row_count: int
 
 
+_PERCENT_COLUMN = re.compile(r"(?i)%|‰|pct|percent|百分")
+
+
 def _transforms(unit: str) -> list[tuple[str, float]]:
+    # "as_written": a value already in percent (20.31 -> "20.31%"). Only values of percent scale qualify, so a
+    # ratio of 0.2031 is never shown as "0.20%".
     if unit == "%":
-        return [("x100", 100.0), ("x1", 1.0)]
+        return [("x100", 100.0), ("as_written", 1.0)]
     if unit == "‰":
-        return [("x1000", 1000.0), ("x1", 1.0)]
+        return [("x1000", 1000.0), ("as_written", 1.0)]
     if unit:
         return [(f"/{UNITS[unit]:g}", 1.0 / UNITS[unit])]
     return [("x1", 1.0)]
@@ -60,6 +65,7 @@ class GroundingIndex:
     _values: list[float] = field(default_factory=list, init=False)
     _where: list[tuple[int, int | None, str]] = field(default_factory=list, init=False)
     _index: dict[tuple[str, int], tuple[dict[int, int], dict[int, int]]] = field(default_factory=dict, init=False)
+    _cached_array: Any = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         values, where, texts = self._values, self._where, self.texts
@@ -91,6 +97,8 @@ class GroundingIndex:
             scaled = np.asarray(self._values, dtype=np.float64) * (factor * 10.0**decimals)
             cells = np.arange(len(self._values))
             fits = np.abs(scaled) < 9e18  # beyond int64 a value cannot be written at this precision anyway
+            if transform == "as_written":
+                fits &= self._percent_scale()
             scaled, cells = scaled[fits], cells[fits]
             magnitude = np.abs(scaled)
             eps = np.maximum(magnitude, 1.0) * 1e-9
@@ -111,6 +119,43 @@ class GroundingIndex:
                 )
             tables = self._index[key] = (signed, sizes)
         return tables
+
+    def candidates(self, mention: Mention) -> Iterator[Provenance]:
+        """Every cell the mention can come from (a value often occurs in several rows or results), lazily: the
+        caller usually stops at the first one whose labels agree."""
+        if not self._values:
+            return iter(())
+        wanted = -mention.scaled if mention.negative else mention.scaled
+        values = self._array()
+        found: set[int] = set()
+        with np.errstate(over="ignore", invalid="ignore"):
+            self._scan(values, mention, wanted, found)
+        return (Provenance(*self._where[i]) for i in sorted(found))
+
+    def _percent_scale(self) -> Any:
+        """Cells that may be written with % as they are: values of percent size, or columns named as percents."""
+        values = self._array()
+        named = np.array([bool(_PERCENT_COLUMN.search(column)) for _step, _row, column in self._where], dtype=bool)
+        return (np.abs(values) >= 1.0) | named
+
+    def _scan(self, values: Any, mention: Mention, wanted: int, found: set[int]) -> None:
+        for transform, factor in _transforms(mention.unit):
+            scaled = values * (factor * 10.0**mention.decimals)
+            if transform == "as_written":
+                scaled = np.where(self._percent_scale(), scaled, np.nan)
+            magnitude = np.abs(scaled)
+            eps = np.maximum(magnitude, 1.0) * 1e-9
+            sign = np.where(scaled < 0, -1.0, 1.0)
+            for keys in (np.floor(magnitude + 0.5 + eps), np.floor(magnitude + eps), np.round(magnitude)):
+                hits = keys * sign == wanted
+                if not mention.signed:
+                    hits |= (scaled < 0) & (keys == wanted)
+                found.update(np.nonzero(hits)[0].tolist())
+
+    def _array(self) -> Any:
+        if self._cached_array is None or len(self._cached_array) != len(self._values):
+            self._cached_array = np.asarray(self._values, dtype=np.float64)
+        return self._cached_array
 
     def lookup(self, mention: Mention) -> Provenance | None:
         wanted = -mention.scaled if mention.negative else mention.scaled
@@ -181,3 +226,12 @@ def date_is_known(mention_text: str, known: Iterable[str] | set[str]) -> bool:
     # A mention is known if its most specific token is known: "2025年3月" needs 2025-03.
     specific = max(tokens, key=lambda t: (len(t), t))
     return specific in known_set or tokens <= known_set
+
+
+def date_tokens_of_prose(text: str) -> set[str]:
+    """Date tokens of free text, with spaced and English forms ("2025 年 3 月", "March 2025") read as dates."""
+    tokens = date_tokens_of_text(text)
+    for mention in mentions_of(text):
+        if mention.kind == "date":
+            tokens |= date_tokens_of_text(canonical_date(mention.text))
+    return tokens

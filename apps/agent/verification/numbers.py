@@ -1,20 +1,26 @@
 """Find the numbers a draft states, with the precision and unit they were written in.
 
 Recognises `-1,234.5`, `1 234`, full-width digits, `12.5%`, `3‰`, `1.2万`, `3亿`, `4.5千`, `2.3K`,
-`1.1M`, `2B`, `百万`, and small Chinese numerals before a counter (`三个账号`). Dates, periods,
-list markers and ranks are recognised separately so the grounding step can exempt them.
+`1.1M`, `2B`, `百万`, English scale words (`13.98 million`, `1.2bn`, `$14.0m`), currency signs before
+a number (`$`, `¥`, `€`, `£`, `US$`, `RMB`), Chinese numerals before a counter (`三个账号`, `十二个`,
+`一百家`) and English number words (`three regions`, `twenty-one stores`). Dates and periods
+(`2025 年 3 月`, `Q1 2025`, `March 2025`), list markers and ranks are recognised separately so the
+grounding step can exempt them.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 # The full-width comma is left alone: in Chinese text it separates clauses, not thousands.
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９．％－＋", "0123456789.%-+")
 
-# Scale words and letters: what one unit of the written number is worth.
+# Scale words and letters: what one unit of the written number is worth. Grounding divides result
+# values by these factors, so every key must be a pure scale.
 UNITS: dict[str, float] = {
     "": 1.0,
     "%": 0.01,
@@ -22,41 +28,159 @@ UNITS: dict[str, float] = {
     "千": 1e3,
     "k": 1e3,
     "K": 1e3,
+    "thousand": 1e3,
     "万": 1e4,
     "十万": 1e5,
     "百万": 1e6,
     "M": 1e6,
+    "m": 1e6,
+    "mn": 1e6,
+    "million": 1e6,
     "千万": 1e7,
     "亿": 1e8,
     "B": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
     "万亿": 1e12,
+    "trillion": 1e12,
 }
 
+_CURRENCY = r"(?:US\$|HK\$|NT\$|A\$|C\$|S\$|RMB|CNY|USD|EUR|GBP|JPY|HKD|[$¥￥€£＄])"
+_WORD_UNIT = r"(?i:thousand|million|billion|trillion|bn|percent|per cent|pct)(?![A-Za-z])"
+# "M&A" after a number is a topic, not millions.
+_UNIT = r"%|‰|万亿|十万|百万|千万|万|亿|千|[kKMB](?![A-Za-z&])|" + _WORD_UNIT
+# Spellings of a unit that grounding knows under another key: "%" has its own transforms.
+_SPELLED_UNITS = {"percent": "%", "per cent": "%", "pct": "%"}
+
+# Each scanner opens with a lookahead on the characters a match can start with: Python's regex
+# engine would otherwise try every alternative at every position of the draft.
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9_.\-{])"
+    r"(?=[-+−\d$¥￥€£＄A-Z])(?<![A-Za-z0-9_.\-{])"
     r"(?P<sign>[-+−])?"
-    r"(?P<int>\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?!\d)|\d+)"
-    r"(?:\.(?P<frac>\d+))?"
-    r"(?:\s?(?P<unit>%|‰|万亿|十万|百万|千万|万|亿|千|[kKMB](?![A-Za-z])))?"
+    # A sign written after the currency ("$-5.2") is as much the number's sign as one before it.
+    rf"(?:(?P<cur>{_CURRENCY})\s?(?P<sign2>[-+−])?)?"
+    r"(?>(?P<int>\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?!\d)|\d+)"
+    r"(?:\.(?P<frac>\d+))?)"
+    r"(?!\.[A-Za-z])"  # "2025.xlsx" names a file
+    rf"(?:\s?(?P<unit>{_UNIT})"
+    # Lowercase m is also metres and minutes: it only counts glued to the number, and `m` alone
+    # only after a currency or a decimal (checked in code, where both are known).
+    r"|(?P<tight>mn?)(?![A-Za-z]))?"
 )
-# 一 is left out: "一个" is as often an article ("a") as a count.
-_CN_DIGITS = {"二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
-_CN_COUNT = re.compile(r"(?<![一二两三四五六七八九十百千万第])(?P<cn>[二两三四五六七八九十])(?=[个项条家名位种类款天])")
+# 一 is left out: "一个" is as often an article ("a") as a count; "一百" is unambiguous.
+_CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_CN_D = "[一二两三四五六七八九]"
+# Only well-formed numerals below 10,000: runs such as 三四个 or 两三个 are estimates ("three or
+# four"), and 几十个 / 数十家 ("dozens") have no exact value, so neither is read as a count.
+_CN_COUNT = re.compile(
+    r"(?<![零一二两三四五六七八九十百千万亿第几数])"
+    r"(?P<cn>(?=[一二两三四五六七八九十])"
+    rf"(?:(?P<q>{_CN_D})千)?(?:零?(?P<b>{_CN_D})百)?(?:零?(?P<s>{_CN_D})?(?P<ten>十))?(?:零?(?P<g>{_CN_D}))?)"
+    r"(?=[个项条家名位种类款天])"
+)
+
+_EN_SMALL = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+_EN_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+
+
+def _words(names: dict[str, int]) -> str:
+    return "|".join(sorted(names, key=len, reverse=True))
+
+
+_EN_UNIT_WORDS = _words({k: v for k, v in _EN_SMALL.items() if v < 10})
+_EN_NUMBER = re.compile(
+    r"(?i)(?=[tfsenoa])(?<![A-Za-z0-9_\-])"
+    r"(?P<top>top\s+)?"
+    r"(?P<n>"
+    rf"(?:(?P<tens>{_words(_EN_TENS)})(?:[- ](?P<tu>{_EN_UNIT_WORDS})(?![A-Za-z]))?"
+    rf"|(?P<small>{_words(_EN_SMALL)})"
+    r"|(?P<a>a(?=\s+hundred)))"
+    r"(?:\s+(?P<hundred>hundred))?"
+    r"(?:\s+(?P<scale>thousand|million|billion))?"
+    r")"
+    # "two-thirds", "three-month", "Seven-Eleven": hyphenated words are fractions, adjectives or names.
+    r"(?![A-Za-z0-9_]|-[A-Za-z])"
+)
+
+_MONTHS = {
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "may": 5,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
+}
+# Title case only: lowercase "may" is a verb, and month names are capitalised in English.
+_EN_MONTH = (
+    r"(?<![A-Za-z])(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)(?![A-Za-z])"
+    r"(?:\.(?=\s?\d))?"  # "Mar. 15", but not the full stop that ends "on 15 March."
+)
+_EN_DAY = r"(?<![\d.,])(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?(?![\d%‰万亿千A-Za-z]|[.,]\d)"
+_YEAR = r"(?:19|20)\d{2}(?!\d)"
+_MONTH_NUM = r"(?:1[0-2]|0?[1-9])"
+_DAY_NUM = r"(?:3[01]|[12]\d|0?[1-9])"
+# A year-like integer followed by a unit is an amount ("2000 万", "2020 K"), not a year.
+_NOT_UNIT = rf"(?!\s?(?:{_UNIT}|百)|mn?(?![A-Za-z]))"
+_NOT_AFTER_CURRENCY_WORD = "".join(
+    f"(?<!{word})(?<!{word} )" for word in ("RMB", "CNY", "USD", "EUR", "GBP", "JPY", "HKD")
+)
 
 _DATE_PATTERNS = [
     r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}",
-    r"\d{4}年\d{1,2}月(?:\d{1,2}日)?",
+    rf"\d{{4}}\s?年\s?{_MONTH_NUM}\s?月(?:\s?{_DAY_NUM}\s?[日号])?",
     r"\d{4}[-/]\d{1,2}(?![\d.])",
     r"\d{4}\s?[-/]?\s?Q[1-4]",
-    r"\d{4}年(?:第?[一二三四1-4]季度|[上下]半年)?",
+    r"\d{4}\s?年(?:\s?第?[一二三四1-4]\s?季度|[上下]半年)?",
     r"\d{1,2}\s?[-~至到]\s?\d{1,2}\s?月",
-    r"\d{1,2}月(?:\d{1,2}日)?",
+    rf"(?<!\d){_MONTH_NUM}\s?月(?:\s?{_DAY_NUM}\s?[日号])?",
+    rf"(?<![A-Za-z])Q[1-4]\s?{_YEAR}",
     r"(?<![A-Za-z])Q[1-4]",
     r"第?[一二三四1-4]季度",
+    rf"{_EN_MONTH}\s?{_EN_DAY},?\s?{_YEAR}",
+    rf"{_EN_DAY}\s+{_EN_MONTH},?\s?{_YEAR}",
+    rf"{_EN_MONTH}(?:,\s?|[\s-]){_YEAR}",
+    rf"{_EN_MONTH}\s?{_EN_DAY}",
+    rf"{_EN_DAY}\s+{_EN_MONTH}",
     r"\d{1,2}:\d{2}(?::\d{2})?",
-    r"(?<![\d.])(?:19|20)\d{2}(?![\d.%‰万亿千])",
+    rf"(?=(?:19|20)\d\d)(?<![\d.$¥￥€£＄]){_NOT_AFTER_CURRENCY_WORD}(?:19|20)\d{{2}}(?!\d|\.[\dA-Za-z]){_NOT_UNIT}",
 ]
-_DATE = re.compile("|".join(f"(?:{p})" for p in _DATE_PATTERNS))
+_DATE = re.compile("(?=[0-9Q第一二三四JFMASOND])(?:" + "|".join(f"(?:{p})" for p in _DATE_PATTERNS) + ")")
 _LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:[-*]\s*)?(?P<n>\d{1,3})(?:[.)、．]|\s*[)）])\s")
 _RANK = re.compile(r"(?:第|前|后|Top\s?|TOP\s?|top\s?|排名第?)(?P<n>\d{1,4})(?:名|位)?")
 _REFERENCE = re.compile(r"\{\{.*?\}\}")
@@ -86,6 +210,36 @@ def normalise(text: str) -> str:
     return text.translate(_FULL_WIDTH)
 
 
+_EN_DATE_PARTS = re.compile(
+    r"(?P<mon>[A-Z][a-z]{2})[a-z]*\.?|(?P<year>(?:19|20)\d{2})(?!\d)|(?P<day>\d{1,2})(?!\d)|Q(?P<q>[1-4])"
+)
+
+
+def canonical_date(text: str) -> str:
+    """A date mention in a shape the date tokeniser reads: "2025 年 3 月" -> "2025年3月",
+    "March 2025" -> "2025-03", "Mar 15" -> "3月15日", "Q1 2025" -> "2025-Q1". Other text is returned as is."""
+    text = normalise(text)
+    if re.search(r"[年月日号季]", text):
+        return re.sub(r"\s+", "", text).replace("号", "日")
+    month = day = year = quarter = None
+    for match in _EN_DATE_PARTS.finditer(text):
+        if match["mon"]:
+            month = _MONTHS.get(match["mon"].lower())
+        elif match["year"]:
+            year = match["year"]
+        elif match["day"]:
+            day = int(match["day"])
+        elif match["q"]:
+            quarter = match["q"]
+    if quarter and year:
+        return f"{year}-Q{quarter}"
+    if month is None:
+        return text
+    if year:
+        return f"{year}-{month:02d}-{day:02d}" if day else f"{year}-{month:02d}"
+    return f"{month}月{day}日" if day else f"{month}月"
+
+
 class _Claims:
     """Character positions already explained by an earlier, more specific reading."""
 
@@ -112,6 +266,72 @@ class _Claims:
             start = mask.find(1, end)
         parts.append(text[last:])
         return "".join(parts)
+
+
+_GROUP_SEPARATORS = str.maketrans("", "", ", \u00a0\u2009\u202f")
+
+
+def _digit_number(match: re.Match[str], draft: str) -> Mention:
+    unit = match["unit"] or match["tight"] or ""
+    end = match.end()
+    if unit == "m" and not (match["cur"] or match["frac"]):
+        unit, end = "", match.start("tight")  # "5m" is as likely five metres: keep the bare number
+    elif unit not in UNITS:
+        unit = unit.lower()  # "Million", "BN", "Percent"
+        unit = _SPELLED_UNITS.get(unit, unit)
+    # A currency is not part of the number; it stays in the span only when a sign precedes it ("-$5.2").
+    start = match.start() if match["sign"] or not match["cur"] else match.end("cur")
+    while draft[start].isspace():
+        start += 1
+    sign = match["sign"] or match["sign2"]
+    digits = match["int"].translate(_GROUP_SEPARATORS)
+    frac = match["frac"] or ""
+    return Mention(
+        text=draft[start:end].strip(),
+        start=start,
+        end=end,
+        kind="number",
+        # Past 40 digits no tool value can match (and int() refuses very long strings); a long digit
+        # run still stands as an ungrounded number instead of stopping the check.
+        scaled=int((digits + frac)[:40]),
+        decimals=len(frac),
+        unit=unit,
+        negative=sign in ("-", "−") or match["sign2"] in ("-", "−"),
+        signed=sign is not None,
+    )
+
+
+def _cn_count(match: re.Match[str], draft: str) -> Mention | None:
+    text = match["cn"]
+    if text == "一":
+        return None
+    value = sum(
+        _CN_DIGITS[match[group]] * factor for group, factor in (("q", 1000), ("b", 100), ("g", 1)) if match[group]
+    )
+    if match["ten"]:
+        value += 10 * (_CN_DIGITS[match["s"]] if match["s"] else 1)
+    start, end = match.span("cn")
+    return Mention(text=draft[start:end], start=start, end=end, kind="number", scaled=value)
+
+
+def _en_number(match: re.Match[str], draft: str) -> Mention | None:
+    words = match["n"].lower()
+    hundred, scale = match["hundred"], match["scale"]
+    if match["a"]:
+        value = 1
+    elif match["tens"]:
+        value = _EN_TENS[match["tens"].lower()] + (_EN_SMALL[match["tu"].lower()] if match["tu"] else 0)
+    else:
+        value = _EN_SMALL[match["small"].lower()]
+    # Alone, "one" is an article or pronoun ("one of the regions"), as 一 is in Chinese.
+    if words == "one" and not match["top"]:
+        return None
+    if hundred:
+        value *= 100
+    start, end = match.span("n")
+    kind: Kind = "rank" if match["top"] else "number"
+    unit = scale.lower() if scale else ""
+    return Mention(text=draft[start:end], start=start, end=end, kind=kind, scaled=value, unit=unit)
 
 
 def find_mentions(draft: str, *, protected: list[tuple[int, int]] | None = None) -> list[Mention]:
@@ -143,28 +363,22 @@ def find_mentions(draft: str, *, protected: list[tuple[int, int]] | None = None)
     # Claimed spans are blanked so a number cannot run into a date ("10,2025-02").
     masked = taken.blank(text)
     for match in _NUMBER.finditer(masked):
-        start, end = match.span()
-        digits = re.sub(r"[^\d]", "", match["int"])
-        frac = match["frac"] or ""
-        taken.add(start, end)
-        mentions.append(
-            Mention(
-                text=draft[start:end].strip(),
-                start=start,
-                end=end,
-                kind="number",
-                scaled=int(digits + frac),
-                decimals=len(frac),
-                unit=match["unit"] or "",
-                negative=match["sign"] in ("-", "−"),
-                signed=bool(match["sign"]),
-            )
-        )
-    for match in _CN_COUNT.finditer(masked):
-        start, end = match.span("cn")
-        if not taken.overlaps(start, end):
-            mentions.append(
-                Mention(text=draft[start:end], start=start, end=end, kind="number", scaled=_CN_DIGITS[match["cn"]])
-            )
+        taken.add(*match.span())
+        mentions.append(_digit_number(match, draft))
+    readers: list[tuple[re.Pattern[str], Callable[[re.Match[str], str], Mention | None]]] = [
+        (_CN_COUNT, _cn_count),
+        (_EN_NUMBER, _en_number),
+    ]
+    for pattern, read in readers:
+        for match in pattern.finditer(masked):
+            mention = read(match, draft)
+            if mention is not None and not taken.overlaps(mention.start, mention.end):
+                mentions.append(mention)
     mentions.sort(key=lambda m: m.start)
     return mentions
+
+
+@lru_cache(maxsize=1024)
+def mentions_of(text: str) -> tuple[Mention, ...]:
+    """`find_mentions` of a short text seen again and again in one run (the question), remembered."""
+    return tuple(find_mentions(text))

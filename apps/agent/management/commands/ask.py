@@ -7,7 +7,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.http import Http404
+from django.utils import translation
+from django.utils.translation import gettext as _
 
+from apps.agent.messages import language_of
+from apps.agent.response import ExplanationOut
 from apps.agent.runner import answer_question
 from apps.agent.tools import DataBinding
 from apps.datasets import selectors, source_selectors
@@ -77,5 +81,35 @@ class Command(BaseCommand):
                 self.stdout.write("  " + " | ".join("" if v is None else str(v) for v in row))
         for question in response.recommended_questions:
             self.stdout.write(f">> {question}")
+        with translation.override("zh-hans" if language_of(opts["question"]) == "zh" else "en"):
+            for line in explanation_lines(response.explanation):
+                self.stdout.write(line)
+            for warning in response.verification.warnings:
+                message = warning.get("message") or warning.get("code")
+                self.stdout.write(_("Please note: %(message)s") % {"message": message})
         checked = len(response.verification.grounding)
         self.stdout.write(f"\n(verified: {checked} numbers traced to tool results · trace {response.audit.trace_id})")
+
+
+def explanation_lines(explanations: list[ExplanationOut]) -> list[str]:
+    """The answer's "how it was computed" as plain text, in the active language."""
+    if not explanations:
+        return []
+
+    def field(label: str, value: str) -> str:
+        return "    " + _("%(label)s: %(value)s") % {"label": label, "value": value}
+
+    lines = ["", _("How it was computed")]
+    for e in explanations:
+        lines += [f"  {e.ref} · {e.text}", field(_("Source"), e.source)]
+        parts = [(_("Filters"), e.filters), (_("Grouping"), e.grouping)]
+        lines += [field(label, "; ".join(items)) for label, items in parts if items]
+        lines += [field(_("Measure"), f"{m.name} = {m.formula}") for m in e.measures]
+        lines += [field(_("Windows"), "; ".join(e.windows))] if e.windows else []
+        if e.sort_limit:
+            lines.append(field(_("Sort and limit"), e.sort_limit))
+        more = " " + _("(more rows matched)") if e.truncated else ""
+        lines.append(field(_("Rows returned"), f"{e.rows}{more}"))
+        lines += [field(_("Assumption"), note) for note in e.assumptions]
+        lines += [field("SQL", line) for line in (e.sql or "").splitlines()]
+    return lines

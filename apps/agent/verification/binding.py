@@ -1,0 +1,256 @@
+"""Claim binding: a number is bound to a result cell only if the labels written around it (in its clause) agree
+with that cell's row and column: the group values, the period and the measure. "华东 289,381.62" fails when
+289,381.62 is 西部's value, however real the number is."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from apps.agent.verification.grounding import Provenance, date_tokens_of_text
+from apps.agent.verification.queries import QueryFacts
+from apps.agent.verification.vocabulary import LabelFinder, is_label_text, norm
+
+# Clause breaks: sentence ends, Chinese commas and enumeration commas, line breaks; an English comma or period
+# only when a space follows (so 1,234.5 stays one number).
+_BREAK = re.compile(r"[。；;！？!?\n，、]|,(?=\s)|\.(?=\s|$)|\|")
+# "华东、华南分别为 100、200" pairs labels and numbers by position, not by clause: not checked label by label.
+_RESPECTIVELY = re.compile(r"分别|依次|respectively", re.IGNORECASE)
+_SENTENCE = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
+
+
+def clause_around(text: str, start: int, end: int) -> tuple[int, int]:
+    left = max((m.end() for m in _BREAK.finditer(text, max(0, start - 200), start)), default=0)
+    right = _BREAK.search(text, end)
+    return left, right.start() if right else len(text)
+
+
+class _Breaks:
+    """Clause and sentence boundaries of one draft, found once (a draft has many numbers)."""
+
+    def __init__(self, text: str) -> None:
+        self.clause_ends = [m.end() for m in _BREAK.finditer(text)]
+        self.clause_starts = [m.start() for m in _BREAK.finditer(text)]
+        self.sentence_ends = [m.end() for m in _SENTENCE.finditer(text)]
+        self.sentence_starts = [m.start() for m in _SENTENCE.finditer(text)]
+        self.size = len(text)
+
+    def clause(self, start: int, end: int) -> tuple[int, int]:
+        return _span(self.clause_ends, self.clause_starts, start, end, self.size)
+
+    def sentence(self, start: int, end: int) -> tuple[int, int]:
+        return _span(self.sentence_ends, self.sentence_starts, start, end, self.size)
+
+
+def _span(ends: list[int], starts: list[int], start: int, end: int, size: int) -> tuple[int, int]:
+    i = bisect.bisect_right(ends, start) - 1
+    left = ends[i] if i >= 0 else 0
+    j = bisect.bisect_left(starts, end)
+    return left, starts[j] if j < len(starts) else size
+
+
+def _rank(token: str) -> int:
+    """How specific a period token is: a day, a month of a year, a quarter of a year, a month, a quarter, a year."""
+    size = len(token)
+    if size == 10:
+        return 6
+    if size == 7:
+        return 4 if token[5] == "Q" else 5
+    if token[0] == "M":
+        return 3
+    return 2 if token[0] == "Q" else 1
+
+
+def specific_periods(tokens: set[str]) -> set[str]:
+    """The most specific period tokens: 2025-03 rather than 2025 or Q1."""
+    if not tokens:
+        return set()
+    top = max(_rank(t) for t in tokens)
+    return {t for t in tokens if _rank(t) == top}
+
+
+_DOWN = re.compile(
+    r"(下降|减少|下跌|降低|下滑|回落|跌了?|少了|\bdown\b|decreas|declin|\bfell\b|\bdrop|lower|shrank)[^\d]{0,8}$", re.I
+)
+_UP = re.compile(
+    r"(增长|上升|增加|提高|上涨|涨了?|多了|\bup\b|increas|\bgrew\b|\brose\b|\brise|higher)[^\d]{0,8}$", re.I
+)
+
+
+@dataclass
+class ClauseLabels:
+    values: list[str]
+    periods: set[str]
+    text: str
+    before: str = ""
+
+    def shown(self) -> list[str]:
+        return [*self.values, *sorted(self.periods)]
+
+
+@dataclass
+class Binder:
+    """Checks grounded numbers against the labels of their clause; one per verify call."""
+
+    draft: str
+    facts: dict[int, QueryFacts]
+    values: LabelFinder
+    measure_words: dict[str, set[str]]  # normalised word -> the result columns it names
+    dates: list[tuple[int, set[str]]] = field(default_factory=list)  # (position, period tokens) of the draft's dates
+    numbers: list[tuple[int, int]] = field(default_factory=list)  # spans of the draft's numbers
+
+    def __post_init__(self) -> None:
+        self._breaks = _Breaks(self.draft)
+        self.numbers = sorted(self.numbers)
+        self._number_starts = [s for s, _e in self.numbers]
+        self.dates = sorted(self.dates, key=lambda d: d[0])
+        self._date_starts = [at for at, _t in self.dates]
+        self._clauses: dict[tuple[int, int], tuple[list[str], set[str]]] = {}
+        self._respectively: dict[tuple[int, int], bool] = {}
+        self._measure_order = sorted(self.measure_words, key=len, reverse=True)
+
+    def labels(self, start: int, end: int) -> ClauseLabels | None:
+        sentence = self._breaks.sentence(start, end)
+        if sentence not in self._respectively:
+            self._respectively[sentence] = bool(_RESPECTIVELY.search(self.draft, *sentence))
+        if self._respectively[sentence]:
+            return None
+        left, right = self._breaks.clause(start, end)
+        key = (left, right)
+        if key not in self._clauses:  # numbers of one clause share its labels
+            whole = self.draft[left:right]
+            first = bisect.bisect_left(self._date_starts, left)
+            last = bisect.bisect_left(self._date_starts, right)
+            periods = set().union(*(t for _at, t in self.dates[first:last]))
+            periods |= {h for h, word in (("H1", "上半年"), ("H2", "下半年")) if word in whole}
+            self._clauses[key] = (self.values.find(whole), specific_periods(periods))
+        values, periods = self._clauses[key]
+        # Measure words bind to the nearest number: "退货率 0.35%（退货 22 件" names 退货率 for 0.35% only.
+        i = bisect.bisect_left(self._number_starts, start)
+        before = max(left, self.numbers[i - 1][1]) if i > 0 else left
+        j = bisect.bisect_left(self._number_starts, end)
+        after = min(right, self.numbers[j][0]) if j < len(self.numbers) else right
+        lead = self.draft[before:start]
+        return ClauseLabels(values, periods, lead + " " + self.draft[end:after], lead)
+
+    def agrees(self, where: Provenance, labels: ClauseLabels) -> bool:
+        facts = self.facts.get(where.step)
+        if facts is None:
+            return True
+        return (
+            self._values_agree(facts, where, labels)
+            and self._period_agrees(facts, where, labels)
+            and self._measure_agrees(facts, where, labels)
+            and _direction_agrees(facts, where, labels)
+        )
+
+    def _values_agree(self, facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
+        relevant = [v for v in labels.values if v in facts.all_labels or facts.filters_value(v)]
+        if not relevant:
+            return True
+        row = facts.row_labels[where.row] if where.row is not None and where.row < len(facts.row_labels) else set()
+        return any(v in row or facts.filters_value(v) for v in relevant)
+
+    def _period_agrees(self, facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
+        if not labels.periods:
+            return True
+        if where.row is not None and labels.periods & facts.all_periods:
+            row = facts.row_periods[where.row] if where.row < len(facts.row_periods) else set()
+            if where.column in facts.change_columns() and where.row > 0:
+                row = row | facts.row_periods[where.row - 1]  # "down 2% on 2024": a change names its base too
+            return bool(labels.periods & row) or bool(labels.periods & facts.filter_period_tokens)
+        filtered = facts.filter_period_tokens
+        if filtered and not labels.periods & facts.all_periods:
+            return bool(labels.periods & filtered) or not _same_kind(labels.periods, filtered)
+        return True
+
+    def _measure_agrees(self, facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
+        if where.row is None:
+            return True
+        named: set[str] = set()
+        for word in _words_in(labels.text, self._measure_order):
+            named |= {c for c in self.measure_words[word] if c in facts.columns}
+        return not named or where.column in named
+
+    def describe(self, where: Provenance) -> str:
+        facts = self.facts.get(where.step)
+        if facts is None or where.row is None or where.row >= len(facts.rows):
+            return f"{where.column} of step {where.step}"
+        names = [str(v) for v in facts.rows[where.row] if is_label_text(v) or _is_period_like(v)]
+        return f"{where.column} of the row {', '.join(names) or where.row} (step {where.step})"
+
+
+def _direction_agrees(facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
+    """ "下降 28.5%" states a fall: the value it comes from must not be a rise (and "增长" not a fall)."""
+    if where.row is None or where.row >= len(facts.rows) or where.column not in facts.columns:
+        return True
+    value = facts.rows[where.row][list(facts.columns).index(where.column)]
+    if not isinstance(value, int | float) or isinstance(value, bool) or value == 0:
+        return True
+    before = labels.before[-24:]  # the direction word stands just before its number
+    if _DOWN.search(before):
+        return value < 0 or where.column not in facts.change_columns() and not _signed_column(facts, where.column)
+    if _UP.search(before):
+        return value > 0 or where.column not in facts.change_columns() and not _signed_column(facts, where.column)
+    return True
+
+
+def _signed_column(facts: QueryFacts, column: str) -> bool:
+    """A column holding changes: some of its values are negative."""
+    c = list(facts.columns).index(column)
+    return any(isinstance(r[c], int | float) and r[c] < 0 for r in facts.rows if c < len(r) and r[c] is not None)
+
+
+def _is_period_like(value: object) -> bool:
+    return bool(date_tokens_of_text(str(value))) and not isinstance(value, float)
+
+
+def _same_kind(clause: set[str], filtered: set[str]) -> bool:
+    """A filter on 2025 says nothing against a clause that names March: compare periods of one kind only."""
+    return {_rank(t) for t in clause} <= {_rank(t) for t in filtered}
+
+
+def _words_in(text: str, words: Sequence[str]) -> list[str]:
+    """The words (longest first) that occur in `text`, without those inside a longer one found."""
+    lowered = norm(text)
+    found = [w for w in words if w in lowered]
+    kept: list[str] = []
+    for word in found:  # "销售额占比" names 占比's column, not also 销售额's
+        if not any(word in longer for longer in kept):
+            kept.append(word)
+    return kept
+
+
+def measure_words(facts: Sequence[QueryFacts], synonyms: dict[str, str]) -> dict[str, set[str]]:
+    """Words that name a numeric result column: its output name, the column it aggregates, the tenant's words."""
+    words: dict[str, set[str]] = {}
+
+    def add(word: str, column: str) -> None:
+        key = norm(word)
+        if len(key) >= 2:
+            words.setdefault(key, set()).add(column)
+
+    for f in facts:
+        numeric = {
+            f.columns[c]
+            for c in range(len(f.columns))
+            if any(
+                isinstance(row[c], int | float) and not isinstance(row[c], bool) for row in f.rows[:5] if c < len(row)
+            )
+        }
+        for column in numeric:
+            add(column, column)
+        spec = f.spec
+        if spec is not None:
+            for agg in spec.aggregations:
+                if agg.name in numeric and agg.column and agg.func in ("sum", "avg", "min", "max", "median"):
+                    add(agg.column, agg.name)
+            for window in spec.windows:  # 销售额的占比, revenue YoY: the window is named by what it is of
+                for word in [w for w, cols in words.items() if window.of in cols]:
+                    add(word, window.name)
+    for term, column in synonyms.items():
+        for target in set(words.get(norm(column), set())):
+            add(term, target)
+    return words

@@ -1,0 +1,302 @@
+"""Question coverage: every anchor of the question (a period, a value of the data, a column, top-N, a time grain,
+an operation such as 同比 or 占比, a threshold) must be applied by a query the answer cites, or the answer must say
+plainly that it was not. Deliberately literal and independent of how any planner reads the question."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from django.utils.translation import gettext as _
+
+from apps.agent.explain_terms import GRAINS as GRAIN_WORDS
+from apps.agent.verification.binding import specific_periods
+from apps.agent.verification.grounding import date_tokens_of_text
+from apps.agent.verification.numbers import UNITS, canonical_date, find_mentions, mentions_of
+from apps.agent.verification.queries import QueryFacts
+from apps.agent.verification.verdict import Coverage
+from apps.agent.verification.vocabulary import LabelFinder, Vocabulary, norm
+
+AnchorKind = Literal["number", "period", "value", "column", "top_n", "grain", "operation"]
+
+_CN_SMALL = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_TOP_N = re.compile(
+    r"(?:前|排名前|top\s*|最[高大多低小少]的\s*)(?P<n>\d{1,4}|[一二两三四五六七八九十])\s*(?:名|个|位|家|款|种|大|条|项)?"
+    r"|(?P<m>\d{1,4})\s+(?:largest|biggest|highest|best|lowest|smallest|most|top)",
+    re.IGNORECASE,
+)
+_THRESHOLD = re.compile(
+    r"(?:超过|大于|高于|多于|不少于|至少|不低于|低于|小于|少于|不足|不到|不超过|over|above|more than|greater than|"
+    r"less than|fewer than|below|under|at least|at most|>=?|<=?|≥|≤)\s*(?P<num>[-\d.,]+\s*(?:%|万|亿|千|k|m)?)",
+    re.IGNORECASE,
+)
+_RELATIVE = re.compile(
+    r"去年|今年|本年|上个?月|本月|这个月|上个?季度|本季度|上周|本周|昨天|今天|最近|近\s*\d+\s*[天周月年]|过去\s*\d*|年初至今|"
+    r"\b(?:last|this|previous|past)\s+(?:\d+\s+)?(?:year|month|quarter|week|day)s?\b|\bytd\b|year to date",
+    re.IGNORECASE,
+)
+GRAINS: dict[str, str] = {
+    "month": r"每个?月|按月|月度|各月|逐月|分月|\b(?:monthly|by month|per month|each month|month by month)\b",
+    "quarter": r"每个?季度|按季度?|季度的?趋势|各季度|分季度|\b(?:quarterly|by quarter|per quarter|each quarter)\b",
+    "year": r"每年|按年|年度|各年|逐年|分年|\b(?:yearly|annual(?:ly)?|by year|per year|each year)\b",
+    "week": r"每周|按周|周度|各周|逐周|\b(?:weekly|by week|per week|each week)\b",
+    "day": r"每天|每日|按天|按日|逐日|\b(?:daily|by day|per day|each day)\b",
+}
+OPERATIONS: dict[str, str] = {
+    "yoy": r"同比|去年同期|year[- ]over[- ]year|\byoy\b|y/y|same period last year",
+    "mom": r"环比|较上月|比上月|month[- ]over[- ]month|\bmom\b|m/m|period[- ]over[- ]period",
+    "share": r"占比|比重|份额|占.{0,8}(?:比例|百分比)|\bshare\b|proportion|percentage of|% of|fraction of",
+    "cumulative": r"累计|累积|截至|截止|running total|cumulative|to date",
+    "median": r"中位数|\bmedian\b",
+    "stddev": r"标准差|standard deviation|\bstd\b|\bstdev\b",
+    "variance": r"方差|variance",
+    "quantile": r"分位|百分位|percentile|quantile|quartile",
+    "corr": r"相关|correlat",
+    "average": r"平均|均值|人均|客单价|average|\bmean\b|\bavg\b|per capita",
+    "max": r"最大|最高|最多|峰值|最贵|最长|\bmax(?:imum)?\b|highest|largest|biggest|\bmost\b|\bpeak\b",
+    "min": r"最小|最低|最少|最便宜|最短|\bmin(?:imum)?\b|lowest|smallest|\bleast\b|fewest",
+    "distinct": r"去重|多少种|几种|不同的|distinct|unique|how many different",
+    "list": r"列出|列举|有哪些|\blist\b|show all|all the names",
+    "trend": r"趋势|走势|变化情况|\btrend|over time",
+}
+_GRAIN_RE = {k: re.compile(v, re.IGNORECASE) for k, v in GRAINS.items()}
+_OP_RE = {k: re.compile(v, re.IGNORECASE) for k, v in OPERATIONS.items()}
+_NEGATION = re.compile(
+    r"未|没有|无法|不能|不支持|缺少|不包含|不含|忽略|暂不|并非|\bnot\b|\bno\b|cannot|can't|unable|without|isn't|"
+    r"doesn't|does not|missing|ignored|unavailable",
+    re.IGNORECASE,
+)
+_COUNT_WORDS = {"数量", "个数", "次数", "数目", "件数", "count", "number"}
+_CLAUSE = re.compile(r"[^。；;！？!?\n]+")
+
+
+@dataclass(frozen=True)
+class Anchor:
+    text: str
+    kind: AnchorKind
+    key: str
+
+
+def _number_of(text: str) -> float | None:
+    if text in _CN_SMALL:
+        return float(_CN_SMALL[text])
+    mentions = [m for m in find_mentions(text) if m.kind in ("number", "rank")]
+    if not mentions:
+        return None
+    m = mentions[0]
+    return m.scaled / 10**m.decimals * (UNITS.get(m.unit, 1.0) if m.unit not in ("%", "‰") else 1.0)
+
+
+def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
+    anchors: list[Anchor] = []
+    for mention in mentions_of(question):
+        if mention.kind == "date":
+            tokens = specific_periods(date_tokens_of_text(canonical_date(mention.text)))
+            if tokens:
+                anchors.append(Anchor(mention.text, "period", "|".join(sorted(tokens))))
+    anchors += [Anchor(m.group(0), "period", "relative") for m in _RELATIVE.finditer(question)]
+    for match in _TOP_N.finditer(question):
+        n = _number_of(match["n"] or match["m"])
+        if n:
+            anchors.append(Anchor(match.group(0).strip(), "top_n", str(int(n))))
+    for match in _THRESHOLD.finditer(question):
+        n = _number_of(match["num"])
+        if n is not None:
+            anchors.append(Anchor(match.group(0).strip(), "number", repr(n)))
+    anchors += [Anchor(m.group(0), "grain", g) for g, rx in _GRAIN_RE.items() for m in rx.finditer(question)][:3]
+    anchors += [Anchor(m.group(0), "operation", op) for op, rx in _OP_RE.items() for m in rx.finditer(question)][:4]
+    if vocab is not None:
+        anchors += _data_anchors(question, vocab)
+    return _unique(anchors)
+
+
+def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
+    words = vocab.column_words()
+    columns = LabelFinder()
+    for word in words:
+        columns.add(word)
+    found = columns.find(question)
+    anchors = [Anchor(w, "column", words[w]) for w in found]
+    rest = norm(question)
+    for word in found:
+        rest = rest.replace(word, " " * len(word))
+    values = LabelFinder()
+    for value in vocab.values:
+        values.add(value)
+    original = unicodedata.normalize("NFKC", question)
+    for value in values.find(rest):
+        # Latin values count only as written in the data ("Hotel" the type, not "hotel" the common noun).
+        if value.isascii() and vocab.raw_values.get(value, value) not in original:
+            continue
+        anchors.append(Anchor(vocab.raw_values.get(value, value), "value", value))
+    return anchors
+
+
+def _unique(anchors: list[Anchor]) -> list[Anchor]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for anchor in anchors:
+        if (anchor.kind, anchor.key) not in seen:
+            seen.add((anchor.kind, anchor.key))
+            out.append(anchor)
+    return out
+
+
+def _applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) -> str | None:
+    """How `fact` applied the anchor, for people; None when it did not."""
+    kind, key = anchor.kind, anchor.key
+    if kind == "period":
+        return _period_applied(anchor, fact, vocab)
+    if kind == "value":
+        if fact.filters_value(key):
+            return _("filtered on %(value)s") % {"value": anchor.text}
+        return _("a row of the result") if key in fact.all_labels else None
+    if kind == "column":
+        time_column = vocab is not None and vocab.columns.get(key) == "time"
+        if fact.references(key) or (time_column and (fact.grains() or fact.has_time_filter())):
+            return _("uses the column %(column)s") % {"column": key}
+        if norm(anchor.text) in _COUNT_WORDS and fact.funcs() & {"count", "nunique"}:
+            return _("counted")  # "各原因的数量" reads as a count as much as the column 数量
+        return None
+    if kind == "top_n":
+        return _top_n_applied(int(key), fact)
+    if kind == "number":
+        wanted = float(key)
+        used = fact.parameter_numbers()
+        if any(abs(v - wanted) <= 1e-9 * max(1.0, abs(wanted)) or abs(v * 100 - wanted) < 1e-9 for v in used):
+            return _("used as a query parameter")
+        return None
+    if kind == "grain":
+        return _grain_applied(key, fact)
+    return _operation_applied(key, fact)
+
+
+def _period_applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) -> str | None:
+    if anchor.key == "relative":
+        if fact.has_time_filter():
+            return _("filtered on a period")
+        return _("grouped by period") if len(fact.all_periods) > 1 else None
+    tokens = set(anchor.key.split("|"))
+    if tokens & fact.filter_period_tokens:
+        return _("filtered on %(period)s") % {"period": anchor.text}
+    if tokens & fact.all_periods:
+        return _("rows for %(period)s in the result") % {"period": anchor.text}
+    for low, high in vocab.time_spans if vocab is not None else []:
+        if tokens & date_tokens_of_text(low) and tokens & date_tokens_of_text(high):
+            return _("the data covers only %(period)s") % {"period": anchor.text}
+    return None
+
+
+def _top_n_applied(n: int, fact: QueryFacts) -> str | None:
+    funcs = fact.funcs()
+    if fact.limit() == n or fact.row_count == n:
+        return _("limited to %(n)s rows") % {"n": n}
+    if "rank" in funcs or ({"sorted_desc", "sorted_asc"} & funcs and fact.row_count >= n):
+        return _("ranked, first %(n)s rows") % {"n": n}
+    return None
+
+
+def _grain_applied(grain: str, fact: QueryFacts) -> str | None:
+    grains = fact.grains()
+    if grain in grains:
+        return str(GRAIN_WORDS[grain])
+    periods = fact.row_periods
+    if len(periods) >= 2:
+        if grain == "year" and len({t for p in periods for t in p if re.fullmatch(r"\d{4}", t)}) >= 2:
+            return str(GRAIN_WORDS[grain])
+        if grain == "day" and all(any(re.fullmatch(r"\d{4}-\d{2}-\d{2}", t) for t in p) for p in periods[:3]):
+            return str(GRAIN_WORDS[grain])
+    return None
+
+
+_FUNCS_FOR: dict[str, set[str]] = {
+    "share": {"share_of_total", "ratio", "window"},
+    "average": {"avg", "ratio"},
+    "max": {"max", "sorted_desc", "rank"},
+    "min": {"min", "sorted_asc", "rank"},
+    "median": {"median", "quantile"},
+    "stddev": {"stddev"},
+    "variance": {"variance"},
+    "quantile": {"quantile", "median"},
+    "corr": {"corr"},
+    "distinct": {"nunique"},
+    "mom": {"pct_change", "diff", "window"},
+}
+
+
+def _operation_applied(op: str, fact: QueryFacts) -> str | None:
+    funcs = fact.funcs()
+    done = _("computed (%(how)s)")
+    if op in _FUNCS_FOR and funcs & _FUNCS_FOR[op]:
+        return done % {"how": ", ".join(sorted(funcs & _FUNCS_FOR[op]))}
+    whole = fact.limit() is None or fact.row_count < (fact.limit() or 0)
+    if op in ("max", "min") and whole and {"sorted_desc", "sorted_asc"} & funcs:
+        return done % {"how": "sort"}
+    if op == "distinct" and fact.group_names():
+        return done % {"how": "group by"}
+    if op == "cumulative" and ("cumsum" in funcs or ("sum" in funcs and fact.has_time_filter())):
+        return done % {"how": "cumsum" if "cumsum" in funcs else "sum to date"}
+    if op == "list" and fact.is_listing():
+        return _("rows listed")
+    if op == "trend" and (fact.grains() or len(fact.all_periods) > 1):
+        return _("grouped by period")
+    if op == "yoy":
+        return _yoy_applied(fact)
+    return None
+
+
+def _yoy_applied(fact: QueryFacts) -> str | None:
+    """同比 compares with the same period a year earlier: a change ordered by year, or two years side by side —
+    never a change over consecutive months."""
+    groups = fact.group_names()
+    orders = fact.window_orders("pct_change") + fact.window_orders("diff")
+    if orders:
+        ok = all(groups.get(o) == "year" or re.search(r"(?i)year|年", o) for o in orders)
+        return _("change against the same period a year earlier") if ok else None
+    years = {t for p in fact.row_periods for t in p if re.fullmatch(r"\d{4}", t)}
+    years |= {t for t in fact.filter_period_tokens if re.fullmatch(r"\d{4}", t)}
+    return _("two years side by side") if len(years) >= 2 else None
+
+
+_REFUSAL = re.compile(
+    r"无法|不能|没有计算|未能|抱歉|cannot|can't|could not|couldn't|unable|not able|sorry", re.IGNORECASE
+)
+
+
+def declines(answer: str) -> bool:
+    """The answer opens by saying it could not answer the question as asked: what follows is context, and every
+    anchor counts as disclosed."""
+    first = _CLAUSE.search(answer)
+    return bool(first and _REFUSAL.search(first.group(0)))
+
+
+def _disclosed(anchor: Anchor, answer: str) -> bool:
+    """The answer says, in a sentence that names the anchor, that it was not applied."""
+    if declines(answer):
+        return True
+    wanted = norm(anchor.text)
+    for clause in _CLAUSE.findall(answer):
+        if wanted in norm(clause) and _NEGATION.search(clause):
+            return True
+    return False
+
+
+def cover(
+    anchors: Sequence[Anchor], cited: Sequence[QueryFacts], answer: str, vocab: Vocabulary | None
+) -> list[Coverage]:
+    """How each anchor was applied by the cited queries, disclosed by the answer, or missed."""
+    out = []
+    for anchor in anchors:
+        how = next((h for h in (_applied(anchor, f, vocab) for f in cited) if h), None)
+        if how:
+            out.append(Coverage(anchor=anchor.text, kind=anchor.kind, status="applied", how=how))
+        elif _disclosed(anchor, answer):
+            out.append(
+                Coverage(anchor=anchor.text, kind=anchor.kind, status="disclosed", how=_("stated in the answer"))
+            )
+        else:
+            out.append(Coverage(anchor=anchor.text, kind=anchor.kind, status="missing"))
+    return out

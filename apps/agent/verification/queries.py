@@ -1,0 +1,313 @@
+"""What an executed query did, read back from its recorded arguments: the filters, groupings, functions and
+windows it applied, the columns it touched and the periods its filters and rows cover. Claim binding and
+question coverage ask these questions; neither cares whether the query was a QuerySpec or SQL."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from pydantic import ValidationError
+
+from apps.agent.verification.grounding import date_tokens_of_value
+from apps.agent.verification.vocabulary import is_label_text, norm
+from apps.datasets.queryspec import QuerySpec
+
+QUERY_TOOLS = ("run_query", "execute_sql_safe", "sample_rows")
+_MAX_RANGE_MONTHS = 36
+_TIME_NAME = re.compile(r"(?i)(date|time|day|week|month|quarter|year|period|日期|时间|日|周|月|季|年)")
+
+
+@dataclass
+class QueryFacts:
+    step: int
+    name: str
+    arguments: dict[str, Any]
+    columns: Sequence[str]
+    rows: Sequence[Sequence[Any]]
+    row_count: int
+    time_columns: set[str] = field(default_factory=set)
+
+    @cached_property
+    def spec(self) -> QuerySpec | None:
+        raw = self.arguments.get("spec") if self.name == "run_query" else None
+        if not isinstance(raw, dict):
+            return None
+        try:
+            return QuerySpec.model_validate(raw)
+        except ValidationError:
+            return None
+
+    @cached_property
+    def sql(self) -> str:
+        return norm(self.arguments.get("sql", "")) if self.name == "execute_sql_safe" else ""
+
+    @cached_property
+    def params(self) -> list[Any]:
+        values = self.arguments.get("params") or {}
+        return list(values.values()) if isinstance(values, dict) else []
+
+    # --- what was filtered ---------------------------------------------------------------------------
+
+    def filters(self) -> list[tuple[str, str, Any, str | None]]:
+        """(column, op, value, grain) of every filter, including conditional aggregations' and having."""
+        spec = self.spec
+        if spec is None:
+            return []
+        found: list[tuple[str, str, Any, str | None]] = [
+            (f.column, f.op, f.value, f.grain) for f in [*spec.filters, *spec.having]
+        ]
+        for agg in spec.aggregations:
+            found += [(f.column, f.op, f.value, f.grain) for f in agg.where]
+        return found
+
+    def filter_values(self) -> list[Any]:
+        values: list[Any] = []
+        for _column, _op, value, _grain in self.filters():
+            values += value if isinstance(value, list) else [value]
+        return values + self.params
+
+    def parameter_numbers(self) -> list[float]:
+        """Numbers the query used as parameters: filter and having values, the limit, a quantile, SQL literals."""
+        numbers = [float(v) for v in self.filter_values() if isinstance(v, int | float) and not isinstance(v, bool)]
+        spec = self.spec
+        if spec is not None:
+            numbers.append(float(spec.limit))
+            numbers += [float(a.q) for a in spec.aggregations if a.q is not None]
+        if self.sql:
+            numbers += [float(n) for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", self.sql)]
+        return numbers
+
+    def filters_value(self, label: str) -> bool:
+        cache = self.__dict__.setdefault("_filter_cache", {})
+        if label not in cache:
+            cache[label] = self._filters_value(label)
+        return bool(cache[label])
+
+    def _filters_value(self, label: str) -> bool:
+        wanted = norm(label)
+        for value in self.filter_values():
+            if isinstance(value, str) and (norm(value) == wanted or (len(wanted) >= 2 and wanted in norm(value))):
+                return True
+        return bool(self.sql) and wanted in self.sql
+
+    def has_time_filter(self) -> bool:
+        if any(
+            grain or column in self.time_columns or _TIME_NAME.search(column) for column, *_r, grain in self.filters()
+        ):
+            return True
+        return bool(self.sql) and bool(re.search(r"\b(where|having)\b.*\d{4}", self.sql))
+
+    @cached_property
+    def filter_period_tokens(self) -> set[str]:
+        tokens: set[str] = set()
+        for column, op, value, grain in self.filters():
+            if not (grain or column in self.time_columns or _TIME_NAME.search(column)):
+                continue
+            values = value if isinstance(value, list) else [value]
+            for v in values:
+                tokens |= date_tokens_of_value(v)
+            if op in ("between", ">=", ">", "<", "<=") or (op == "in" and len(values) > 1):
+                tokens |= _months_between(values)
+        for v in self.params:
+            tokens |= date_tokens_of_value(v)
+        if self.sql:
+            tokens |= {t for t in date_tokens_of_value(self.sql) if not t.startswith(("M", "Q", "H"))}
+        return tokens
+
+    # --- what was grouped and computed ---------------------------------------------------------------
+
+    def grains(self) -> set[str]:
+        spec = self.spec
+        grains = {g.grain for g in spec.group_by if g.grain} if spec is not None else set()
+        if spec is not None:
+            grains |= {_grain_of_name(g.name) for g in spec.group_by if not g.grain} - {None}  # type: ignore[arg-type]
+        if self.sql:
+            grains |= {g for g in ("day", "week", "month", "quarter", "year") if g in self.sql}
+            if "%y-%m" in self.sql:
+                grains.add("month")
+        return grains | self._grains_of_rows()
+
+    def _grains_of_rows(self) -> set[str]:
+        """Row labels that look like periods (2025-01, 2025Q1, years) show the grain of the grouping."""
+        grains: set[str] = set()
+        for row in self.rows[:3]:
+            for value in row:
+                grain = _grain_of_value(value)
+                if grain:
+                    grains.add(grain)
+        return grains if len(self.rows) >= 2 else set()
+
+    def funcs(self) -> set[str]:
+        spec = self.spec
+        if spec is not None:
+            found: set[str] = {a.func for a in spec.aggregations} | {w.func for w in spec.windows}
+            if any("/" in d.expr for d in spec.derived):
+                found.add("ratio")
+            if spec.sort:
+                found.add("sorted_desc" if spec.sort[0].desc else "sorted_asc")
+            return found
+        sql, found = self.sql, set[str]()
+        for func in ("sum", "avg", "min", "max", "count", "median", "stddev", "variance", "corr"):
+            if re.search(rf"\b{func}\s*\(", sql):
+                found.add(func)
+        if "distinct" in sql:
+            found.add("nunique")
+        if "/" in sql:
+            found.add("ratio")
+        if "over (" in sql or "over(" in sql:
+            found.add("window")
+        if "order by" in sql:
+            found.add("sorted_desc" if re.search(r"order by[^;]*\bdesc\b", sql) else "sorted_asc")
+        return found
+
+    def window_orders(self, func: str) -> list[str]:
+        spec = self.spec
+        return [w.order_by or "" for w in spec.windows if w.func == func] if spec is not None else []
+
+    def change_columns(self) -> set[str]:
+        spec = self.spec
+        return {w.name for w in spec.windows if w.func in ("pct_change", "diff")} if spec is not None else set()
+
+    def group_names(self) -> dict[str, str | None]:
+        spec = self.spec
+        return {g.name: g.grain for g in spec.group_by} if spec is not None else {}
+
+    def limit(self) -> int | None:
+        spec = self.spec
+        if spec is not None:
+            return spec.limit
+        match = re.search(r"\blimit\s+(\d+)", self.sql)
+        return int(match[1]) if match else None
+
+    def references(self, column: str) -> bool:
+        """The query reads or returns this column."""
+        if column in self.columns:
+            return True
+        if self.sql:
+            return norm(column) in self.sql
+        raw = self.arguments.get("spec")
+        return column in set(_strings(raw))
+
+    def is_listing(self) -> bool:
+        spec = self.spec
+        if spec is not None:
+            return bool(spec.columns or spec.group_by)
+        return self.name == "sample_rows" or (bool(self.sql) and not re.search(r"\b(sum|avg|count)\s*\(", self.sql))
+
+    @cached_property
+    def row_labels(self) -> list[set[str]]:
+        """Normalised text labels of each row."""
+        return [{norm(v) for v in row if is_label_text(v)} for row in self.rows]
+
+    @cached_property
+    def _period_columns(self) -> list[int]:
+        """Columns whose values are periods, judged on the first rows (a column holds one kind of value)."""
+        found = []
+        for c, name in enumerate(self.columns):
+            sample = [row[c] for row in self.rows[:5] if c < len(row) and row[c] is not None]
+            if sample and all(_is_period_cell(v, name, self.time_columns) for v in sample):
+                found.append(c)
+        return found
+
+    @cached_property
+    def row_periods(self) -> list[set[str]]:
+        tokens_of: dict[Any, set[str]] = {}
+        out = []
+        for row in self.rows:
+            tokens: set[str] = set()
+            for c in self._period_columns:
+                if c < len(row) and row[c] is not None:
+                    value = row[c]
+                    if value not in tokens_of:
+                        tokens_of[value] = date_tokens_of_value(value)
+                    tokens |= tokens_of[value]
+            out.append(tokens)
+        return out
+
+    @cached_property
+    def all_labels(self) -> set[str]:
+        return set().union(*self.row_labels) if self.row_labels else set()
+
+    @cached_property
+    def all_periods(self) -> set[str]:
+        return set().union(*self.row_periods) if self.row_periods else set()
+
+
+def _strings(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _is_period_cell(value: Any, column: str, time_columns: set[str]) -> bool:
+    if isinstance(value, dt.date):
+        return True
+    if isinstance(value, str):
+        return bool(re.fullmatch(r"\d{4}([-/.]\d{1,2}([-/.]\d{1,2})?.*|\s?-?Q[1-4]|年.*)", value.strip()))
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (column in time_columns or bool(_TIME_NAME.search(column))) and 1900 <= value <= 2100
+    return False
+
+
+def _grain_of_value(value: Any) -> str | None:
+    text = value.isoformat() if isinstance(value, dt.date) else str(value).strip()
+    if re.fullmatch(r"\d{4}\s?-?Q[1-4]|\d{4}年第?[1-4一二三四]季度", text):
+        return "quarter"
+    if re.fullmatch(r"\d{4}[-/.]\d{1,2}|\d{4}年\d{1,2}月", text):
+        return "month"
+    return None
+
+
+def _grain_of_name(name: str) -> str | None:
+    lowered = name.lower()
+    for grain, words in (
+        ("month", ("month", "月")),
+        ("quarter", ("quarter", "季")),
+        ("week", ("week", "周")),
+        ("year", ("year", "年")),
+        ("day", ("date", "day", "日")),
+    ):
+        if any(w in lowered for w in words):
+            return grain
+    return None
+
+
+def _months_between(values: list[Any]) -> set[str]:
+    """Period tokens of every month in a [low, high] date range (bounded), so a range covers its quarters."""
+    dates = [_as_date(v) for v in values]
+    known = [d for d in dates if d is not None]
+    if len(known) < 2:
+        return set()
+    low, high = min(known), max(known)
+    tokens: set[str] = set()
+    year, month = low.year, low.month
+    for _ in range(_MAX_RANGE_MONTHS):
+        if (year, month) > (high.year, high.month):
+            break
+        tokens |= date_tokens_of_value(f"{year}-{month:02d}")
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return tokens
+
+
+def _as_date(value: Any) -> dt.date | None:
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, int) and 1900 <= value <= 2100:
+        return dt.date(value, 1, 1)
+    match = re.match(r"(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?", str(value))
+    if not match:
+        return None
+    try:
+        return dt.date(int(match[1]), int(match[2]), int(match[3] or 1))
+    except ValueError:
+        return None

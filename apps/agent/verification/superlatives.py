@@ -1,0 +1,93 @@
+"""Superlative claims: "销售额最高的是西部" names a row without quoting a number, so grounding never sees it. The
+row named must be the one with the highest (or lowest) value of the measure in the result it comes from."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from apps.agent.verification.binding import Binder
+from apps.agent.verification.queries import QueryFacts
+
+_HIGH = re.compile(r"最高|最多|最大|最好|最贵|排名第一|居首|\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\btop\b", re.I)
+_LOW = re.compile(r"最低|最少|最小|最差|最便宜|垫底|\blowest\b|\bsmallest\b|\bleast\b|\bfewest\b|\bbottom\b", re.I)
+# "第二高", "second highest", "not the highest": these name other rows on purpose.
+_WORDS = (
+    "最高 最多 最大 最好 最贵 排名第一 居首 最低 最少 最小 最差 最便宜 垫底 highest largest biggest most top lowest "
+    "smallest least fewest bottom"
+).split()
+_NOT_FIRST = re.compile(r"第[二三四五六七八九十\d]|次高|次低|second|third|not|不是|并非|除", re.I)
+_CLAUSE = re.compile(r"[^。；;！？!?\n，,]+")
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _measure(fact: QueryFacts, clause: str, binder: Binder) -> int | None:
+    """The result column the clause ranks by: the measure it names, or the only measure there is."""
+    numeric = [
+        c
+        for c, name in enumerate(fact.columns)
+        if name not in fact.change_columns() and any(_is_number(r[c]) for r in fact.rows[:5] if c < len(r))
+    ]
+    named = [
+        c for c in numeric if any(fact.columns[c] in binder.measure_words.get(w, ()) for w in _words(clause, binder))
+    ]
+    if len(named) == 1:
+        return named[0]
+    return numeric[0] if len(numeric) == 1 and not named else None
+
+
+def _words(clause: str, binder: Binder) -> list[str]:
+    lowered = clause.lower()
+    return [w for w in binder.measure_words if w in lowered]  # all of them: the measure is picked by column
+
+
+def _complete_for(fact: QueryFacts, high: bool) -> bool:
+    """A limited result shows the extreme only if it was sorted towards it."""
+    limit = fact.limit()
+    if limit is None or fact.row_count < limit:
+        return True
+    funcs = fact.funcs()
+    return ("sorted_desc" if high else "sorted_asc") in funcs
+
+
+def superlative_problems(draft: str, facts: Sequence[QueryFacts], binder: Binder) -> list[str]:
+    problems: list[str] = []
+    lowered = draft.lower()
+    if not any(word in lowered for word in _WORDS):  # substring tests first: the regexes cost more on long drafts
+        return problems
+    for match in _CLAUSE.finditer(draft):
+        clause = match.group(0)
+        high, low = _HIGH.search(clause), _LOW.search(clause)
+        if bool(high) == bool(low) or _NOT_FIRST.search(clause):
+            continue
+        labels = binder.values.find(clause)
+        for fact in facts:
+            problem = _check(fact, clause, labels, binder, high=bool(high))
+            if problem:
+                problems.append(problem)
+    return problems
+
+
+def _check(fact: QueryFacts, clause: str, labels: list[str], binder: Binder, *, high: bool) -> str | None:
+    named = [label for label in labels if label in fact.all_labels]
+    if len(fact.rows) < 2 or not named or not _complete_for(fact, high):
+        return None
+    column = _measure(fact, clause, binder)
+    if column is None:
+        return None
+    values = [(r[column], i) for i, r in enumerate(fact.rows) if column < len(r) and _is_number(r[column])]
+    if not values:
+        return None
+    extreme = max(v for v, _ in values) if high else min(v for v, _ in values)
+    rows = [i for v, i in values if v == extreme]
+    if any(label in fact.row_labels[i] for label in named for i in rows):
+        return None
+    word = "highest" if high else "lowest"
+    owner = ", ".join(str(v) for v in fact.rows[rows[0]] if isinstance(v, str)) or f"row {rows[0]}"
+    return (
+        f"{'/'.join(named)} is called the {word} by {fact.columns[column]}, but the {word} {fact.columns[column]} "
+        f"in step {fact.step} belongs to {owner}"
+    )

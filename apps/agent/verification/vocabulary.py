@@ -1,0 +1,139 @@
+"""The words of the data, as verify compares them: column names, the tenant's synonyms, the values of dimension
+columns and the span of time columns; and the normalisation that makes "Thu" equal "Thursday" and "ＥＡＳＴ"
+equal "east". One place for "does this text name that label", used by claim binding and question coverage."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+# Day and month names compare by their first three letters: data says "Thursday", answers say "Thu".
+_FULL_NAMES = (
+    "monday tuesday tues wednesday thursday thur thurs friday saturday sunday january february march april june "
+    "july august september sept october november december mon tue wed thu fri sat sun jan feb mar apr jun jul aug "
+    "sep oct nov dec"
+).split()
+_NAMES = re.compile(r"\b(" + "|".join(sorted(_FULL_NAMES, key=len, reverse=True)) + r")\b\.?")
+_SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"[0-9a-z_]")
+
+
+def norm(text: Any) -> str:
+    """Case, width and spacing folded; day and month names shortened."""
+    return _norm(text if isinstance(text, str) else str(text))
+
+
+@lru_cache(maxsize=8192)
+def _norm(text: str) -> str:
+    folded = unicodedata.normalize("NFKC", text).casefold().strip()
+    folded = _SPACES.sub(" ", folded)
+    return _NAMES.sub(lambda m: m.group(1)[:3], folded)
+
+
+def is_label_text(value: Any) -> bool:
+    """A text cell that can name a row: not empty, not a bare number or date, short enough to be a name."""
+    return isinstance(value, str) and _is_label(value)
+
+
+@lru_cache(maxsize=8192)
+def _is_label(value: str) -> bool:
+    text = value.strip()
+    return 2 <= len(text) <= 60 and not re.fullmatch(r"[\d\s.,:%/\-+]+", text)
+
+
+@dataclass
+class LabelFinder:
+    """Finds known labels inside a text, longest first, whole words for Latin letters (no regex alternation:
+    compiling one over a thousand labels costs more than the whole verify budget)."""
+
+    _by_first: dict[str, list[str]] = field(default_factory=dict)
+    _known: set[str] = field(default_factory=set)
+    _sorted: bool = True
+
+    def add(self, label: str) -> None:
+        key = norm(label)
+        if len(key) < 2 or key in self._known:
+            return
+        self._known.add(key)
+        self._by_first.setdefault(key[0], []).append(key)
+        self._sorted = False
+
+    def __contains__(self, label: str) -> bool:
+        return norm(label) in self._known
+
+    def find(self, text: str) -> list[str]:
+        """The normalised labels named in `text`, left to right, without overlaps."""
+        if not self._sorted:  # longest first, sorted once rather than on every add
+            for bucket in self._by_first.values():
+                bucket.sort(key=len, reverse=True)
+            self._sorted = True
+        haystack = norm(text)
+        found: list[str] = []
+        i, size = 0, len(haystack)
+        while i < size:
+            match = self._match_at(haystack, i)
+            if match:
+                found.append(match)
+                i += len(match)
+            else:
+                i += 1
+        return found
+
+    def _match_at(self, haystack: str, i: int) -> str | None:
+        for label in self._by_first.get(haystack[i], ()):
+            if not haystack.startswith(label, i):
+                continue
+            end = i + len(label)
+            if _WORD.match(label[0]) and i > 0 and _WORD.match(haystack[i - 1]):
+                continue
+            if _WORD.match(label[-1]) and end < len(haystack) and _WORD.match(haystack[end]):
+                continue
+            return label
+        return None
+
+
+@dataclass
+class Vocabulary:
+    """What the data source knows, from its schema profiles and the tenant's synonyms."""
+
+    columns: dict[str, str] = field(default_factory=dict)  # column name -> role (time, measure, dimension, id)
+    synonyms: dict[str, str] = field(default_factory=dict)  # normalised term -> column
+    values: dict[str, str] = field(default_factory=dict)  # normalised value -> its column
+    raw_values: dict[str, str] = field(default_factory=dict)  # normalised value -> as written in the data
+    time_spans: list[tuple[str, str]] = field(default_factory=list)  # (min, max) of time columns, ISO text
+
+    @classmethod
+    def from_profiles(
+        cls, profiles: Iterable[Mapping[str, Any]], synonyms: Mapping[str, str] | None = None
+    ) -> Vocabulary:
+        vocab = cls()
+        for profile in profiles:
+            for column in profile.get("columns", []):
+                vocab._add_column(column)
+        for term, column in (synonyms or {}).items():
+            if column in vocab.columns and len(norm(term)) >= 2:
+                vocab.synonyms[norm(term)] = column
+        return vocab
+
+    def _add_column(self, column: Mapping[str, Any]) -> None:
+        name, role = str(column.get("name", "")), str(column.get("role", ""))
+        if not name:
+            return
+        self.columns[name] = role
+        if role == "time" and column.get("min") is not None and column.get("max") is not None:
+            self.time_spans.append((str(column["min"]), str(column["max"])))
+        if role in ("dimension", "id") or column.get("kind") == "text":
+            for value in [*(column.get("values") or []), *(column.get("examples") or [])]:
+                if is_label_text(value):
+                    self.values.setdefault(norm(value), name)
+                    self.raw_values.setdefault(norm(value), str(value).strip())
+
+    def column_words(self) -> dict[str, str]:
+        """Normalised words that name a column: its own name and the tenant's synonyms."""
+        words = {norm(name): name for name in self.columns if len(norm(name)) >= 2}
+        words.update(self.synonyms)
+        return words

@@ -1,0 +1,305 @@
+"""Verify v2: claims, not only numbers. Each number is bound to the row it came from, every part of the question is
+applied or disclosed, only query results ground numbers, earlier turns are re-grounded against their own results,
+and honest answers without data claims pass without tools."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from apps.agent.verification.check import EarlierTurn, ToolCallRecord, VerifyInput, check_plan_text, verify
+from apps.agent.verification.vocabulary import Vocabulary
+
+REGIONS = ["华东", "华北", "华南", "西部"]
+VOCAB = Vocabulary.from_profiles(
+    [
+        {
+            "columns": [
+                {"name": "日期", "kind": "date", "role": "time", "min": "2024-01-01", "max": "2025-12-31"},
+                {"name": "地区", "kind": "text", "role": "dimension", "values": REGIONS},
+                {"name": "星期", "kind": "text", "role": "dimension", "values": ["Thursday", "Friday"]},
+                {"name": "金额", "kind": "number", "role": "measure"},
+                {"name": "退货数量", "kind": "integer", "role": "measure"},
+                {"name": "user_id", "kind": "integer", "role": "id"},
+            ]
+        }
+    ],
+    synonyms={"营收": "金额"},
+)
+SCHEMA = ToolCallRecord(
+    step=1,
+    name="get_schema",
+    status="ok",
+    columns=["column", "kind", "role", "null_ratio", "distinct_count"],
+    rows=[
+        ["地区", "text", "dimension", 0.0, 4],
+        ["金额", "number", "measure", 0.0, 20],
+        ["user_id", "integer", "id", 0.0, 20],
+    ],
+    row_count=3,
+)
+BY_REGION_2025 = {
+    "filters": [{"column": "日期", "grain": "year", "op": "=", "value": 2025}],
+    "group_by": ["地区"],
+    "aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}],
+    "sort": [{"by": "销售额", "desc": True}],
+}
+REGION_ROWS = [["华东", 412345.5], ["华北", 300120.25], ["华南", 298000.0], ["西部", 289381.62]]
+
+
+def run(spec, columns, rows, step=2):
+    return ToolCallRecord(
+        step=step,
+        name="run_query",
+        status="ok",
+        arguments={"spec": spec},
+        columns=columns,
+        rows=rows,
+        row_count=len(rows),
+    )
+
+
+def check(draft, question="2025 年各地区销售额是多少？", calls=None, **kwargs):
+    calls = calls if calls is not None else [SCHEMA, run(BY_REGION_2025, ["地区", "销售额"], REGION_ROWS)]
+    return verify(VerifyInput(question=question, draft=draft, tool_calls=calls, vocabulary=VOCAB, **kwargs))
+
+
+def codes(verdict):
+    return [r.code for r in verdict.reasons]
+
+
+# --- claim binding ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "华东 289,381.62",
+        "华东：289,381.62 元",
+        "华东地区在 2025 年全年的销售额合计为 289,381.62 元",
+        "289,381.62 元是华东的销售额",
+        "销售额 289,381.62（华东）",
+        "华南 412,345.5 元、华东 298,000 元",
+    ],
+)
+def test_true_numbers_under_the_wrong_label_fail_at_any_distance_in_the_clause(draft):
+    verdict = check(draft)
+    assert "mislabeled_value" in codes(verdict), verdict
+
+
+def test_right_labels_pass_with_their_row_bound():
+    verdict = check("2025 年销售额最高的是华东（412,345.5 元），西部最低，为 289,381.62 元。")
+    assert verdict.passed, verdict.reasons
+    bound = {g.text: (g.row, g.labels) for g in verdict.grounding}
+    assert bound["412,345.5"][0] == 0 and "华东" in bound["412,345.5"][1] and bound["289,381.62"][0] == 3
+
+
+def test_labels_match_after_normalisation():
+    rows = [["Thursday", 12.0], ["Friday", 30.0]]
+    calls = [SCHEMA, run({"group_by": ["星期"], "aggregations": [{"name": "n", "func": "count"}]}, ["星期", "n"], rows)]
+    assert check("Thu: 12, Fri.: 30", question="orders by weekday", calls=calls).passed
+    assert "mislabeled_value" in codes(check("THU: 30", question="orders by weekday", calls=calls))
+    assert check("ＷＥＤ", question="orders by weekday", calls=calls).passed  # no number, nothing bound
+
+
+def test_periods_are_labels_too():
+    spec = {
+        "group_by": [{"column": "日期", "grain": "month"}],
+        "aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}],
+    }
+    rows = [[dt.date(2025, 2, 1), 100.0], [dt.date(2025, 3, 1), 250.0]]
+    calls = [SCHEMA, run(spec, ["日期", "销售额"], rows)]
+    question = "2025 年每个月的销售额"
+    assert check("2025 年 3 月销售额为 250 元，2 月为 100 元。", question=question, calls=calls).passed
+    assert "mislabeled_value" in codes(check("3月销售额为 100 元。", question=question, calls=calls))
+    assert "mislabeled_value" in codes(check("March 2025: 100", question="monthly sales in 2025", calls=calls))
+
+
+def test_the_measure_named_must_be_the_column_of_the_value():
+    spec = {
+        "group_by": ["地区"],
+        "aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}, {"name": "订单数", "func": "count"}],
+    }
+    calls = [SCHEMA, run(spec, ["地区", "销售额", "订单数"], [["华东", 1200.0, 30], ["华北", 800.0, 12]])]
+    assert check("华东订单数 30，销售额 1,200", question="各地区订单数和销售额", calls=calls).passed
+    assert "mislabeled_value" in codes(check("华北订单数 800", question="各地区订单数和销售额", calls=calls))
+    assert check("华东营收 1,200", question="各地区营收", calls=calls).passed  # the tenant's word for 金额
+
+
+def test_respectively_pairs_by_position_and_is_not_bound_clause_by_clause():
+    assert check("华东、华北的销售额分别为 412,345.5 元和 300,120.25 元。").passed
+
+
+# --- grounding sources --------------------------------------------------------------------------
+
+
+def test_schema_statistics_do_not_ground_numbers():
+    verdict = check("所有账号退货为 0，共 20 个账号。", question="账号的退货情况", calls=[SCHEMA])
+    assert not verdict.passed and {"ungrounded_number", "required_tools_missing"} <= set(codes(verdict))
+
+
+def test_a_leading_question_is_not_confirmed_by_its_own_number():
+    question = "欧洲销售额有 1500 万吗？"
+    total = run({"aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}]}, ["销售额"], [[13_980_000.0]])
+    confirmed = check("对，约 1500 万。", question=question, calls=[SCHEMA, total])
+    assert "ungrounded_number" in codes(confirmed)
+    corrected = check("没有，销售额为 1398 万，未达到 1500 万。", question=question, calls=[SCHEMA, total])
+    assert corrected.passed, corrected.reasons
+
+
+def test_numbers_from_earlier_turns_are_regrounded_with_their_labels():
+    earlier = [EarlierTurn("2025 年各地区销售额", "华东最高。", tables=[(["地区", "销售额"], REGION_ROWS)])]
+    calls = [SCHEMA, run(BY_REGION_2025, ["地区", "销售额"], REGION_ROWS[:1])]
+    question = "华东呢？和西部比呢？"
+    ok = check("华东 412,345.5 元，西部为 289,381.62 元。", question=question, calls=calls, earlier=earlier)
+    assert ok.passed, ok.reasons
+    assert [g.earlier_turn for g in ok.grounding] == [None, 1]
+    swapped = check("华东 412,345.5 元，华北为 289,381.62 元。", question=question, calls=calls, earlier=earlier)
+    assert "mislabeled_value" in codes(swapped)
+    invented = check("华东 412,345.5 元，华北为 311,000 元。", question=question, calls=calls, earlier=earlier)
+    assert "ungrounded_number" in codes(invented)
+
+
+def test_a_label_that_looks_like_a_number_is_not_a_number_claim():
+    rows = [["1950-1955", 12], ["57", 3]]
+    calls = [SCHEMA, run({"group_by": ["地区"], "aggregations": [{"name": "n", "func": "count"}]}, ["区间", "n"], rows)]
+    assert check("1950-1955 有 12 条，类别 57 有 3 条。", question="各区间的记录数", calls=calls).passed
+
+
+# --- question coverage --------------------------------------------------------------------------
+
+
+def test_a_yearly_total_for_each_month_is_not_covered():
+    total = run(
+        {
+            "filters": [{"column": "日期", "grain": "year", "op": "=", "value": 2025}],
+            "aggregations": [{"name": "退货数量", "func": "sum", "column": "退货数量"}],
+        },
+        ["退货数量"],
+        [[482]],
+    )
+    verdict = check("2025 年退货数量为 482 件。", question="2025年每个月的退货数量趋势如何？", calls=[SCHEMA, total])
+    assert "question_not_covered" in codes(verdict)
+    assert {c.anchor for c in verdict.coverage if c.status == "missing"} >= {"每个月"}
+
+
+def test_a_list_answered_with_a_sum_of_ids_is_not_covered():
+    total = run({"aggregations": [{"name": "user_id", "func": "sum", "column": "user_id"}]}, ["user_id"], [[210]])
+    verdict = check("所有用户：210。", question="列出所有的用户", calls=[SCHEMA, total])
+    assert "question_not_covered" in codes(verdict)
+
+
+def test_a_missing_year_filter_is_not_covered_unless_disclosed():
+    spec = {"group_by": ["地区"], "aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}]}
+    calls = [SCHEMA, run(spec, ["地区", "销售额"], REGION_ROWS)]
+    assert "question_not_covered" in codes(check("华东 412,345.5 元。", calls=calls))
+    disclosed = check("华东 412,345.5 元。注意：未按 2025 年筛选，这是全部年份的合计。", calls=calls)
+    assert disclosed.passed, disclosed.reasons
+    assert [c.status for c in disclosed.coverage if c.kind == "period"] == ["disclosed"]
+
+
+def test_yoy_is_not_covered_by_a_month_over_month_change():
+    spec = {
+        "group_by": [{"column": "日期", "grain": "month", "alias": "月份"}],
+        "aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}],
+        "windows": [{"name": "同比", "func": "pct_change", "of": "销售额", "order_by": "月份"}],
+    }
+    calls = [SCHEMA, run(spec, ["月份", "销售额", "同比"], [["2025-02", 100.0, None], ["2025-03", 125.0, 0.25]])]
+    verdict = check("3 月销售额同比增长 25%。", question="2025年3月销售额同比增长多少？", calls=calls)
+    assert "question_not_covered" in codes(verdict)
+    yearly = {
+        "group_by": [{"column": "日期", "grain": "year", "alias": "年份"}],
+        "filters": [{"column": "日期", "grain": "month", "op": "=", "value": "2025-03"}],
+        "aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}],
+        "windows": [{"name": "同比", "func": "pct_change", "of": "销售额", "order_by": "年份"}],
+    }
+    right = [SCHEMA, run(yearly, ["年份", "销售额", "同比"], [[2024, 100.0, None], [2025, 125.0, 0.25]])]
+    assert check("2025 年 3 月销售额同比增长 25%。", question="2025年3月销售额同比增长多少？", calls=right).passed
+
+
+def test_a_follow_up_with_another_measure_is_not_covered_and_a_stale_filter_is_shown():
+    earlier = [
+        EarlierTurn("2025年第四季度各地区的退货率", "华东最高。", tables=[(["地区", "退货率"], [["华东", 0.05]])])
+    ]
+    spec = {
+        "filters": [
+            {"column": "地区", "op": "in", "value": ["华东", "华南"]},
+            {"column": "季度", "op": "=", "value": "2025Q4"},
+        ],
+        "group_by": ["地区"],
+        "aggregations": [{"name": "退货数", "func": "sum", "column": "退货数量"}],
+    }
+    calls = [SCHEMA, run(spec, ["地区", "退货数"], [["华东", 40], ["华南", 12]])]
+    verdict = check("华东 40，华南 12。", question="华东和华南的客单价对比", calls=calls, earlier=earlier)
+    assert "question_not_covered" in codes(verdict)
+    assert any(w.code == "stale_filter" for w in verdict.warnings)
+
+
+def test_values_columns_and_top_n_of_the_question_are_covered():
+    spec = {**BY_REGION_2025, "limit": 2}
+    calls = [SCHEMA, run(spec, ["地区", "销售额"], REGION_ROWS[:2])]
+    verdict = check(
+        "前 2 名是华东（412,345.5 元）和华北（300,120.25 元）。", question="2025 年销售额前2的地区", calls=calls
+    )
+    assert verdict.passed, verdict.reasons
+    assert {c.kind for c in verdict.coverage} >= {"period", "top_n", "column"}
+
+
+# --- honest answers and hygiene -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "draft"),
+    [
+        ("同比是什么意思？", "同比是与上一年同一时期相比的变化：(本期 - 去年同期) / 去年同期。"),
+        ("怎么导出Excel？", "在结果表格下方点击“下载 XLSX”即可导出。"),
+        ("各客户等级的销售额", "数据中没有“客户等级”这一列，无法按客户等级统计；可以按地区统计销售额。"),
+        (
+            "What is the p-value of a t-test on sales?",
+            "I cannot compute statistical tests; I can compare averages by region.",
+        ),
+    ],
+)
+def test_answers_without_data_claims_pass_without_tools(question, draft):
+    verdict = check(draft, question=question, calls=[])
+    assert verdict.passed, verdict.reasons
+
+
+def test_think_blocks_empty_answers_and_unknown_links():
+    assert check("<think>也许是 999 万</think>华东 412,345.5 元。").passed
+    assert codes(check("<think>只想了想</think>  ")) == ["empty_answer"]
+    assert "unknown_url" in codes(check("华东 412,345.5 元，详见 http://evil.example/phish"))
+
+
+def test_search_results_ground_cited_facts_only():
+    search = ToolCallRecord(
+        step=2,
+        name="search_web",
+        status="ok",
+        payload={
+            "results": [
+                {"title": "行业报告 2025", "url": "https://example.org/report", "content": "行业增速为 12.5%。"}
+            ]
+        },
+    )
+    cited = check(
+        "据行业报告 2025（https://example.org/report），行业增速为 12.5%。", question="行业增速是多少？", calls=[search]
+    )
+    assert cited.passed, cited.reasons
+    assert "uncited_search" in codes(check("行业增速为 12.5%。", question="行业增速是多少？", calls=[search]))
+
+
+def test_plan_text_is_checked_before_it_is_shown():
+    ok = check_plan_text(
+        VerifyInput(question="2025 年各地区销售额", draft="先看字段，再按地区汇总 2025 年的销售额。", tool_calls=[])
+    )
+    assert ok.passed
+    for text in ["华东销售额大约 500 万，先确认。", "张三是最大客户。", "详见 http://evil.example/x"]:
+        assert not check_plan_text(VerifyInput(question="各地区销售额", draft=text, tool_calls=[SCHEMA])).passed, text
+
+
+def test_reasons_carry_text_for_people_that_never_holds_the_draft():
+    verdict = check("华东 289,381.62")
+    reason = verdict.reasons[0]
+    assert reason.user and "289,381.62" not in reason.user and "run_query" not in verdict.user_status()
