@@ -146,6 +146,14 @@ def test_a_leading_question_is_not_confirmed_by_its_own_number():
     assert "ungrounded_number" in codes(confirmed)
     corrected = check("没有，销售额为 1398 万，未达到 1500 万。", question=question, calls=[SCHEMA, total])
     assert corrected.passed, corrected.reasons
+    assert check("没有。欧洲销售额为 1398 万。", question=question, calls=[SCHEMA, total]).passed
+    above = run({"aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}]}, ["销售额"], [[15_200_000.0]])
+    wrong_no = check("没有。欧洲销售额为 1520 万。", question=question, calls=[SCHEMA, above])
+    assert "question_not_covered" in codes(wrong_no), "a 'no' with a figure above the one asked is wrong"
+    assert check("有，欧洲销售额为 1520 万。", question=question, calls=[SCHEMA, above]).passed
+    assert "question_not_covered" in codes(
+        check("是的，欧洲销售额为 1398 万。", question=question, calls=[SCHEMA, total])
+    )
 
 
 def test_numbers_from_earlier_turns_are_regrounded_with_their_labels():
@@ -303,3 +311,15 @@ def test_reasons_carry_text_for_people_that_never_holds_the_draft():
     verdict = check("华东 289,381.62")
     reason = verdict.reasons[0]
     assert reason.user and "289,381.62" not in reason.user and "run_query" not in verdict.user_status()
+
+
+def test_every_number_of_the_question_is_a_condition_to_apply():
+    all_orders = run({"aggregations": [{"name": "订单数", "func": "count"}]}, ["订单数"], [[3000]])
+    verdict = check("订单数为 3,000。", question="一次买 3 件的订单有多少单？", calls=[SCHEMA, all_orders])
+    assert "question_not_covered" in codes(verdict)
+    spec = {
+        "filters": [{"column": "数量", "op": "=", "value": 3}],
+        "aggregations": [{"name": "订单数", "func": "count"}],
+    }
+    three = run(spec, ["订单数"], [[412]])
+    assert check("一次买 3 件的订单有 412 单。", question="一次买 3 件的订单有多少单？", calls=[SCHEMA, three]).passed

@@ -414,9 +414,14 @@ def _check_coverage(checker: _Checker, inp: VerifyInput, draft: str) -> None:
     verdict = checker.verdict
     steps = {g.step for g in verdict.grounding}
     cited = [f for f in [*checker.ev.facts, *checker.ev.earlier_facts] if f.step in steps and f.name != "list_tables"]
+    if not cited and not verdict.grounding:
+        # No number quoted, yet queries ran: "查询没有返回结果" or a list of names is a claim about the data too.
+        cited = [f for f in checker.ev.facts if f.name in ("run_query", "execute_sql_safe")]
     if not cited:
         return
-    verdict.coverage = cover(question_anchors(inp.question, inp.vocabulary), cited, draft, inp.vocabulary)
+    anchors = question_anchors(inp.question, inp.vocabulary)
+    figures = [g.value for g in checker.data_grounded]
+    verdict.coverage = cover(anchors, cited, draft, inp.vocabulary, question=inp.question, figures=figures)
     missing = [c for c in verdict.coverage if c.status == "missing"]
     if missing:
         shown = "; ".join(f"{c.anchor!r} ({c.kind})" for c in missing)

@@ -48,7 +48,9 @@ GRAINS: dict[str, str] = {
 OPERATIONS: dict[str, str] = {
     "yoy": r"同比|去年同期|year[- ]over[- ]year|\byoy\b|y/y|same period last year",
     "mom": r"环比|较上月|比上月|month[- ]over[- ]month|\bmom\b|m/m|period[- ]over[- ]period",
-    "share": r"占比|比重|份额|占.{0,8}(?:比例|百分比)|\bshare\b|proportion|percentage of|% of|fraction of",
+    "share": r"占比|比重|份额|占.{0,8}(?:比例|百分比)|占了?多少|占几成|百分之几|\bshare\b|proportion|"
+    r"percentage of|% of|fraction of|what percent",
+    "rate": r"(?<![效频汇税利])率|\brate\b|\bratio\b",
     "cumulative": r"累计|累积|截至|截止|running total|cumulative|to date",
     "median": r"中位数|\bmedian\b",
     "stddev": r"标准差|standard deviation|\bstd\b|\bstdev\b",
@@ -67,6 +69,11 @@ _OP_RE = {k: re.compile(v, re.IGNORECASE) for k, v in OPERATIONS.items()}
 _NEGATION = re.compile(
     r"未|没有|无法|不能|不支持|缺少|不包含|不含|忽略|暂不|并非|\bnot\b|\bno\b|cannot|can't|unable|without|isn't|"
     r"doesn't|does not|missing|ignored|unavailable",
+    re.IGNORECASE,
+)
+_COMPARISON = re.compile(
+    r"达到|超过|低于|高于|少于|多于|不到|不足|相比|比|接近|约|above|below|over|under|exceed|short of|more than|"
+    r"less than|compared|versus|\bvs\b|close to|about",
     re.IGNORECASE,
 )
 _COUNT_WORDS = {"数量", "个数", "次数", "数目", "件数", "count", "number"}
@@ -106,11 +113,24 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
         n = _number_of(match["num"])
         if n is not None:
             anchors.append(Anchor(match.group(0).strip(), "number", repr(n)))
+    anchors += _number_anchors(question, has_top_n=any(a.kind == "top_n" for a in anchors))
     anchors += [Anchor(m.group(0), "grain", g) for g, rx in _GRAIN_RE.items() for m in rx.finditer(question)][:3]
     anchors += [Anchor(m.group(0), "operation", op) for op, rx in _OP_RE.items() for m in rx.finditer(question)][:4]
     if vocab is not None:
         anchors += _data_anchors(question, vocab)
     return _unique(anchors)
+
+
+def _number_anchors(question: str, *, has_top_n: bool) -> list[Anchor]:
+    """Every other number of the question is a condition too ("一次买 3 件的订单"): used by a query, or compared."""
+    anchors = []
+    for mention in mentions_of(question):
+        if mention.kind == "number":
+            percent = mention.unit in ("%", "‰")
+            anchors.append(Anchor(mention.text, "number", repr(mention.value * (100 if percent else 1))))
+        elif mention.kind == "rank" and not has_top_n:
+            anchors.append(Anchor(mention.text, "top_n", str(mention.scaled)))
+    return anchors
 
 
 def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
@@ -166,12 +186,16 @@ def _applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) -> str 
     if kind == "number":
         wanted = float(key)
         used = fact.parameter_numbers()
-        if any(abs(v - wanted) <= 1e-9 * max(1.0, abs(wanted)) or abs(v * 100 - wanted) < 1e-9 for v in used):
+        if any(_close(v, wanted) or _close(v * 100, wanted) for v in used):
             return _("used as a query parameter")
         return None
     if kind == "grain":
         return _grain_applied(key, fact)
     return _operation_applied(key, fact)
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
 def _period_applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) -> str | None:
@@ -224,6 +248,7 @@ _FUNCS_FOR: dict[str, set[str]] = {
     "corr": {"corr"},
     "distinct": {"nunique"},
     "mom": {"pct_change", "diff", "window"},
+    "rate": {"ratio", "share_of_total", "avg", "pct_change"},
 }
 
 
@@ -235,6 +260,8 @@ def _operation_applied(op: str, fact: QueryFacts) -> str | None:
     whole = fact.limit() is None or fact.row_count < (fact.limit() or 0)
     if op in ("max", "min") and whole and {"sorted_desc", "sorted_asc"} & funcs:
         return done % {"how": "sort"}
+    if op == "rate" and any(re.search(r"率|rate|ratio", c, re.IGNORECASE) for c in fact.columns if fact.references(c)):
+        return done % {"how": "rate column"}
     if op == "distinct" and fact.group_names():
         return done % {"how": "group by"}
     if op == "cumulative" and ("cumsum" in funcs or ("sum" in funcs and fact.has_time_filter())):
@@ -274,23 +301,56 @@ def declines(answer: str) -> bool:
 
 
 def _disclosed(anchor: Anchor, answer: str) -> bool:
-    """The answer says, in a sentence that names the anchor, that it was not applied."""
+    """The answer says, in a sentence that names the anchor, that it was not applied — or, for a number of the
+    question, compares the result with it ("未达到 1500 万", "above the 5,000 asked")."""
     if declines(answer):
         return True
     wanted = norm(anchor.text)
+    marker = _COMPARISON if anchor.kind == "number" else _NEGATION
     for clause in _CLAUSE.findall(answer):
-        if wanted in norm(clause) and _NEGATION.search(clause):
+        if wanted in norm(clause) and (_NEGATION.search(clause) or marker.search(clause)):
             return True
     return False
 
 
+_NO = re.compile(r"^\s*(?:没有|不是|不到|未|否|并没有|no\b|not\b|nope)", re.IGNORECASE)
+_YES = re.compile(r"^\s*(?:是的|是|对|有|达到了|超过了|yes\b|yeah\b|correct\b)", re.IGNORECASE)
+_REACH = re.compile(r"有|达到|超过|突破|reach|make|made|exceed|at least|over", re.IGNORECASE)
+
+
+def _answered_figure(anchor: Anchor, question: str, answer: str, figures: Sequence[float]) -> str | None:
+    """A yes/no question about a figure ("欧洲销售额有 1500 万吗？") is answered by the result itself: "没有" must
+    come with a different figure, "是/有" with the figure reached (or within 1% of it)."""
+    first = _CLAUSE.search(answer)
+    if anchor.kind != "number" or not figures or first is None:
+        return None
+    asked, shown = float(anchor.key), figures[0]
+    near = abs(shown - asked) <= 0.01 * max(abs(asked), 1e-9)
+    if _NO.search(first.group(0)):
+        reach = bool(_REACH.search(question))
+        agrees = shown < asked and not near if reach else not near
+    elif _YES.search(first.group(0)):
+        agrees = near or (bool(_REACH.search(question)) and shown >= asked)
+    else:
+        return None
+    return _("compared with the result") if agrees else None
+
+
 def cover(
-    anchors: Sequence[Anchor], cited: Sequence[QueryFacts], answer: str, vocab: Vocabulary | None
+    anchors: Sequence[Anchor],
+    cited: Sequence[QueryFacts],
+    answer: str,
+    vocab: Vocabulary | None,
+    *,
+    question: str = "",
+    figures: Sequence[float] = (),
 ) -> list[Coverage]:
-    """How each anchor was applied by the cited queries, disclosed by the answer, or missed."""
+    """How each anchor was applied by the cited queries, disclosed by the answer, or missed. `figures` are the
+    values of the answer's grounded numbers, in order."""
     out = []
     for anchor in anchors:
         how = next((h for h in (_applied(anchor, f, vocab) for f in cited) if h), None)
+        how = how or _answered_figure(anchor, question, answer, figures)
         if how:
             out.append(Coverage(anchor=anchor.text, kind=anchor.kind, status="applied", how=how))
         elif _disclosed(anchor, answer):
