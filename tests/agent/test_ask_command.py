@@ -54,7 +54,8 @@ def test_text_and_json_output(binding, scripted):  # noqa: F811
 def test_interceptions_print_the_friendly_message(binding, scripted):  # noqa: F811
     scripted(final("销售额 999"), final("销售额 999"))
     out, _err = run("销售额？", "--tenant", "alpha", "--dataset", "销售")
-    assert out.startswith("[intercepted] 这个回答包含无法从数据中核实的内容")
+    assert out.startswith("[intercepted] 这个回答未能通过核对，已被拦截：回答陈述了数据，却没有查询数据。")
+    assert "VERIFY FAILED" not in out and "run_query" not in out, "never the text the model was given"
 
 
 @pytest.mark.parametrize(

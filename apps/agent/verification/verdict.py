@@ -118,7 +118,7 @@ class Verdict(BaseModel):
         for reason in self.reasons:
             if reason.user not in seen:
                 seen.append(reason.user)
-        return " ".join(seen)
+        return "".join(t if t.endswith("。") else t + " " for t in seen).strip()
 
     def summary(self) -> dict[str, Any]:
         return {"passed": self.passed, "reasons": [r.model_dump() for r in self.reasons]}
