@@ -421,7 +421,10 @@ def _check_coverage(checker: _Checker, inp: VerifyInput, draft: str) -> None:
         return
     anchors = question_anchors(inp.question, inp.vocabulary)
     figures = [g.value for g in checker.data_grounded]
-    verdict.coverage = cover(anchors, cited, draft, inp.vocabulary, question=inp.question, figures=figures)
+    searched = [str(c.arguments.get("query", "")) for c in checker.ev.search]
+    verdict.coverage = cover(
+        anchors, cited, draft, inp.vocabulary, question=inp.question, figures=figures, searched=searched
+    )
     missing = [c for c in verdict.coverage if c.status == "missing"]
     if missing:
         shown = "; ".join(f"{c.anchor!r} ({c.kind})" for c in missing)

@@ -344,6 +344,7 @@ def cover(
     *,
     question: str = "",
     figures: Sequence[float] = (),
+    searched: Sequence[str] = (),
 ) -> list[Coverage]:
     """How each anchor was applied by the cited queries, disclosed by the answer, or missed. `figures` are the
     values of the answer's grounded numbers, in order."""
@@ -351,6 +352,8 @@ def cover(
     for anchor in anchors:
         how = next((h for h in (_applied(anchor, f, vocab) for f in cited) if h), None)
         how = how or _answered_figure(anchor, question, answer, figures)
+        if not how and any(norm(anchor.text) in norm(q) for q in searched):
+            how = _("searched the web for it")  # "结合行业趋势": the trend asked for is the industry's, not the data's
         if how:
             out.append(Coverage(anchor=anchor.text, kind=anchor.kind, status="applied", how=how))
         elif _disclosed(anchor, answer):
