@@ -323,3 +323,24 @@ def test_every_number_of_the_question_is_a_condition_to_apply():
     }
     three = run(spec, ["订单数"], [[412]])
     assert check("一次买 3 件的订单有 412 单。", question="一次买 3 件的订单有多少单？", calls=[SCHEMA, three]).passed
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["13.98 million", "$14.0m", "about 14 million", "0.01398bn", "1,398.25万", "0.14亿", "13,982,500"],
+)
+def test_real_world_number_forms_are_grounded(text):
+    total = run({"aggregations": [{"name": "revenue", "func": "sum", "column": "金额"}]}, ["revenue"], [[13_982_500.0]])
+    verdict = check(f"Revenue was {text}.", question="What was total revenue?", calls=[SCHEMA, total])
+    assert verdict.passed, (text, verdict.reasons)
+
+
+def test_months_written_with_spaces_are_periods_of_the_result():
+    spec = {
+        "group_by": [{"column": "日期", "grain": "month"}],
+        "aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}],
+    }
+    rows = [["2025-07", 100.0], ["2025-03", 250.0]]
+    calls = [SCHEMA, run(spec, ["月份", "销售额"], rows)]
+    assert check("7 月销售额 100 元，2025 年 3 月为 250 元。", question="2025 年每个月的销售额", calls=calls).passed
+    assert "mislabeled_value" in codes(check("7 月销售额 250 元。", question="2025 年每个月的销售额", calls=calls))
