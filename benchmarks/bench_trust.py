@@ -5,7 +5,10 @@ chat-completions server, over two spreadsheets and a SQLite source ingested thro
 Each scenario's truth (correct, wrong, no data) comes from values computed with pandas and sqlite3, never
 from the product. It measures rates and asserts nothing (targets: DESIGN.md section 8).
 
-    .venv/bin/python -m benchmarks.bench_trust [--verbose] [--only honest_ref,swapped]
+    .venv/bin/python -m benchmarks.bench_trust [--verbose] [--only honest_ref,swapped] [--set base|heldout|all]
+
+`--set heldout` plays the held-out scenarios instead (benchmarks/trust/heldout.py: other data, questions and
+phrasings, written apart from the verify node's rules); `--set all` plays both.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import shutil
 import tempfile
 import time
 import uuid
+from typing import Any
 
 
 def _isolate() -> str:
@@ -27,10 +31,33 @@ def _isolate() -> str:
     return folder
 
 
+def _chosen(world: Any, set_name: str, only: set[str]) -> list[Any]:
+    """The scenarios of the chosen set(s), limited to the `only` players when given."""
+    from benchmarks.trust import heldout, players
+    from benchmarks.trust.facts import compute
+    from benchmarks.trust.heldout_data import add_heldout_data
+    from benchmarks.trust.heldout_facts import compute_heldout
+
+    sets: dict[str, dict[str, Any]] = {"base": players.PLAYERS, "heldout": heldout.PLAYERS}
+    names = [name for name in sets if set_name in (name, "all")]
+    known = [player for name in names for player in sets[name]]
+    if only - set(known):
+        raise SystemExit(f"unknown player(s) {', '.join(sorted(only - set(known)))}; choose from {', '.join(known)}")
+    chosen: list[Any] = []
+    if "base" in names and (not only or only & set(players.PLAYERS)):
+        chosen += players.scenarios(compute(world.truth), only & set(players.PLAYERS) or None)
+    if "heldout" in names and (not only or only & set(heldout.PLAYERS)):
+        chosen += heldout.scenarios(compute_heldout(add_heldout_data(world)), only & set(heldout.PLAYERS) or None)
+    return chosen
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--verbose", action="store_true", help="print every scenario with its answer")
     parser.add_argument("--only", default="", help="comma-separated players, e.g. swapped,think")
+    parser.add_argument(
+        "--set", dest="set_name", choices=("base", "heldout", "all"), default="base", help="which scenarios to play"
+    )
     args = parser.parse_args()
     folder = _isolate()
     try:
@@ -42,8 +69,6 @@ def main() -> None:
 
         from apps.tenants.services import tenant_create
         from benchmarks.trust.data import build_world
-        from benchmarks.trust.facts import compute
-        from benchmarks.trust.players import scenarios
         from benchmarks.trust.report import misses, overall_table, player_table, verify_timing
         from benchmarks.trust.run import play_all
 
@@ -51,7 +76,7 @@ def main() -> None:
         tenant = tenant_create(name="Trust", slug=f"trust-{uuid.uuid4().hex[:8]}", plan="enterprise")
         world = build_world(tenant)
         only = {p.strip() for p in args.only.split(",") if p.strip()}
-        chosen = scenarios(compute(world.truth), only or None)
+        chosen = _chosen(world, args.set_name, only)
         started = time.perf_counter()
         results = play_all(world, chosen)
         elapsed = time.perf_counter() - started
