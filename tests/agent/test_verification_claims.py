@@ -344,3 +344,48 @@ def test_months_written_with_spaces_are_periods_of_the_result():
     calls = [SCHEMA, run(spec, ["月份", "销售额"], rows)]
     assert check("7 月销售额 100 元，2025 年 3 月为 250 元。", question="2025 年每个月的销售额", calls=calls).passed
     assert "mislabeled_value" in codes(check("7 月销售额 250 元。", question="2025 年每个月的销售额", calls=calls))
+
+
+def test_each_number_takes_the_label_nearest_to_it():
+    assert "mislabeled_value" in codes(check("2025 年华东 300,120.25 元，华北 412,345.5 元。"))
+    assert "mislabeled_value" in codes(check("2025 年华东卖了 300,120.25 元而华北 412,345.5 元。"))
+    assert check("2025 年华东卖了 412,345.5 元而华北 300,120.25 元。").passed
+
+
+def test_a_clause_without_labels_takes_those_of_its_sentence():
+    spec = {"group_by": [{"column": "日期", "grain": "month"}], "aggregations": [{"name": "人数", "func": "count"}]}
+    rows = [["2025-07", 11], ["2025-09", 15]]
+    calls = [SCHEMA, run(spec, ["月份", "人数"], rows)]
+    question = "2025 年哪个月入职人数最多？"
+    assert "mislabeled_value" in codes(check("2025 年 7 月入职人数最多，共 15 人。", question=question, calls=calls))
+    assert check("2025 年 9 月入职人数最多，共 15 人。", question=question, calls=calls).passed
+
+
+def test_yes_to_a_leading_question_needs_a_figure_of_the_data():
+    total = run({"aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}]}, ["销售额"], [[2_101.0]])
+    question = "华东销售额超过 3000 了吧？"
+    assert not check("是的，华东销售额超过了 3000。", question=question, calls=[SCHEMA, total]).passed
+    assert check("没有，华东销售额为 2,101，不到 3000。", question=question, calls=[SCHEMA, total]).passed
+
+
+def test_a_heading_above_a_numbered_list_of_real_names_is_not_a_placeholder():
+    rows = [["余航", 19], ["程心", 19]]
+    calls = [
+        SCHEMA,
+        run(
+            {
+                "group_by": ["地区"],
+                "aggregations": [{"name": "n", "func": "count"}],
+                "sort": [{"by": "n", "desc": True}],
+            },
+            ["用户名", "n"],
+            rows,
+        ),
+    ]
+    verdict = check(
+        "下单次数最多的 2 位用户：\n1. 余航（19 笔）\n2. 程心（19 笔）",
+        question="下单次数最多的 2 位用户是谁？",
+        calls=calls,
+    )
+    assert verdict.passed, verdict.reasons
+    assert "fake_data_pattern" in codes(check("下单最多的是用户1和用户2", question="谁下单最多？", calls=calls))

@@ -18,7 +18,7 @@ from apps.agent.verification.vocabulary import LabelFinder, is_label_text, norm
 _BREAK = re.compile(r"[。；;！？!?\n，、]|,(?=\s)|\.(?=\s|$)|\|")
 # "华东、华南分别为 100、200" pairs labels and numbers by position, not by clause: not checked label by label.
 _RESPECTIVELY = re.compile(r"分别|依次|respectively", re.IGNORECASE)
-_SENTENCE = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
+_SENTENCE = re.compile(r"[。！？!?\n；;]|\.(?=\s|$)")
 
 
 def clause_around(text: str, start: int, end: int) -> tuple[int, int]:
@@ -107,7 +107,8 @@ class Binder:
         self._number_starts = [s for s, _e in self.numbers]
         self.dates = sorted(self.dates, key=lambda d: d[0])
         self._date_starts = [at for at, _t in self.dates]
-        self._clauses: dict[tuple[int, int], tuple[list[str], set[str]]] = {}
+        self._specific = [specific_periods(tokens) for _at, tokens in self.dates]
+        self._clauses: dict[tuple[int, int], tuple[list[tuple[str, int, int]], set[str]]] = {}
         self._respectively: dict[tuple[int, int], bool] = {}
         self._measure_order = sorted(self.measure_words, key=len, reverse=True)
 
@@ -118,22 +119,56 @@ class Binder:
         if self._respectively[sentence]:
             return None
         left, right = self._breaks.clause(start, end)
-        key = (left, right)
-        if key not in self._clauses:  # numbers of one clause share its labels
-            whole = self.draft[left:right]
-            first = bisect.bisect_left(self._date_starts, left)
-            last = bisect.bisect_left(self._date_starts, right)
-            periods = set().union(*(t for _at, t in self.dates[first:last]))
-            periods |= {h for h, word in (("H1", "上半年"), ("H2", "下半年")) if word in whole}
-            self._clauses[key] = (self.values.find(whole), specific_periods(periods))
-        values, periods = self._clauses[key]
-        # Measure words bind to the nearest number: "退货率 0.35%（退货 22 件" names 退货率 for 0.35% only.
+        spans, periods = self._read(left, right)
+        # Labels bind to the nearest number: "Dallas 2,101 and Reno 3,929" gives Dallas to 2,101 and Reno to 3,929;
+        # a label written after its number ("289,381.62 元是华东的") counts when none stands before it.
         i = bisect.bisect_left(self._number_starts, start)
         before = max(left, self.numbers[i - 1][1]) if i > 0 else left
         j = bisect.bisect_left(self._number_starts, end)
         after = min(right, self.numbers[j][0]) if j < len(self.numbers) else right
+        values = _between(spans, before, start) or _between(spans, end, after) or [v for v, _s, _e in spans]
+        # Periods sit on either side ("2025 年 3 月 250 元", "$152K in 2024 to $140K in 2025"): both are read.
+        near = self.periods_between(before, start) | self.periods_between(end, after)
+        periods = specific_periods(near) or periods
+        if not values and not periods:  # "2025 年 7 月最多，共 15 人": the sentence names what the clause leaves out
+            values, periods = self._sentence_labels(*sentence)
         lead = self.draft[before:start]
         return ClauseLabels(values, periods, lead + " " + self.draft[end:after], lead)
+
+    def _sentence_labels(self, left: int, right: int) -> tuple[list[str], set[str]]:
+        """The labels of a sentence, as the union of its clauses' (each read once)."""
+        values: list[str] = []
+        periods: set[str] = set()
+        at = left
+        while at < right:
+            start, end = self._breaks.clause(at, at)
+            spans, found = self._read(max(start, left), min(end, right))
+            values += [v for v, _s, _e in spans]
+            periods |= found
+            at = max(end, at) + 1
+        return values, specific_periods(periods)
+
+    def _read(self, left: int, right: int) -> tuple[list[tuple[str, int, int]], set[str]]:
+        """Value labels (with positions in the draft) and period tokens of a span, read once per span."""
+        key = (left, right)
+        if key not in self._clauses:
+            whole = self.draft[left:right]
+            found = self.values.find_spans(whole)
+            exact = len(norm(whole)) == len(whole)
+            spans = [(v, left + s, left + e) if exact else (v, left, right) for v, s, e in found]
+            periods = self.periods_between(left, right)
+            periods |= {h for h, word in (("H1", "上半年"), ("H2", "下半年")) if word in whole}
+            self._clauses[key] = (spans, periods)
+        return self._clauses[key]
+
+    def periods_between(self, left: int, right: int) -> set[str]:
+        first = bisect.bisect_left(self._date_starts, left)
+        last = bisect.bisect_left(self._date_starts, right)
+        if last - first == 1:  # the usual case: one date, its specific tokens worked out once
+            return self._specific[first]
+        if last == first:
+            return set()
+        return specific_periods(set().union(*(t for _at, t in self.dates[first:last])))
 
     def agrees(self, where: Provenance, labels: ClauseLabels) -> bool:
         facts = self.facts.get(where.step)
@@ -147,6 +182,8 @@ class Binder:
         )
 
     def _values_agree(self, facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
+        if where.row is None:  # a count of rows is about all of them ("Tampa … of all four warehouses")
+            return True
         relevant = [v for v in labels.values if v in facts.all_labels or facts.filters_value(v)]
         if not relevant:
             return True
@@ -180,6 +217,10 @@ class Binder:
             return f"{where.column} of step {where.step}"
         names = [str(v) for v in facts.rows[where.row] if is_label_text(v) or _is_period_like(v)]
         return f"{where.column} of the row {', '.join(names) or where.row} (step {where.step})"
+
+
+def _between(spans: list[tuple[str, int, int]], left: int, right: int) -> list[str]:
+    return [label for label, start, end in spans if left <= start and end <= right]
 
 
 def _direction_agrees(facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
@@ -240,7 +281,8 @@ def measure_words(facts: Sequence[QueryFacts], synonyms: dict[str, str]) -> dict
                 isinstance(row[c], int | float) and not isinstance(row[c], bool) for row in f.rows[:5] if c < len(row)
             )
         }
-        for column in numeric:
+        periods = {f.columns[c] for c in f.period_columns}
+        for column in numeric - periods:  # a year column names periods, not a measure
             add(column, column)
         spec = f.spec
         if spec is not None:

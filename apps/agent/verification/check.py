@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from apps.agent.clarification import choice_spans
 from apps.agent.verification.binding import Binder, clause_around, measure_words, specific_periods
 from apps.agent.verification.coverage import cover, question_anchors
 from apps.agent.verification.grounding import (
@@ -38,7 +39,7 @@ GROUNDING_TOOLS = ("run_query", "execute_sql_safe", "sample_rows", "list_tables"
 SEARCH_TOOLS = ("search_web",)
 _COMPARED = re.compile(
     r"没有|未|不到|不足|达到|超过|低于|高于|少于|多于|相比|比|差|距离|而非|不是|not|below|above|short of|less than|"
-    r"more than|exceed|compared|versus|\bvs\b|rather than|instead of",
+    r"more than|fewer than|exceed|compared|versus|\bvs\b|rather than|instead of|\bthan\b",
     re.IGNORECASE,
 )
 
@@ -125,8 +126,22 @@ class _Evidence:
             finder.add(value)
         words = measure_words([*self.facts, *self.earlier_facts], dict(vocab.synonyms) if vocab else {})
         dates = [(m.start, date_tokens_of_text(canonical_date(m.text))) for m in mentions if m.kind == "date"]
+        dates += _quoted_periods(draft, self.cell_texts)
         numbers = [(m.start, m.end) for m in mentions if m.kind == "number"]
         return Binder(draft, self.by_step, finder, words, dates, numbers)
+
+
+def _quoted_periods(draft: str, texts: set[str]) -> list[tuple[int, set[str]]]:
+    """Period labels quoted from results ("最高的是 2025-07"): labels, not numbers, yet they name a period."""
+    found = []
+    for text in texts:
+        if len(text) >= 4 and text[0].isdigit() and text in draft:
+            tokens = date_tokens_of_text(text)
+            start = draft.find(text) if tokens else -1
+            while start != -1:
+                found.append((start, tokens))
+                start = draft.find(text, start + 1)
+    return found
 
 
 def _search_texts(payload: Any, keys: tuple[str, ...] = ("title", "url", "content")) -> list[str]:
@@ -159,6 +174,7 @@ def _missing_tools(inp: VerifyInput) -> list[str]:
 _FORMULA_CONSTANT = re.compile(r"[×x*/÷]\s*\d+%?|\d+%?\s*[×*/÷]")
 _NUMERIC_TEXT = re.compile(r"^[\d\s.,%:/\-年月日Q]+$")
 _CN_NUMERALS = frozenset("零一二两三四五六七八九十百千万亿")
+_DIGIT = re.compile(r"\d")
 
 
 def _identifier_spans(draft: str, texts: set[str], whitelist: Iterable[str]) -> list[tuple[int, int]]:
@@ -189,12 +205,14 @@ class _Checker:
     def __init__(self, inp: VerifyInput, draft: str) -> None:
         self.inp, self.draft = inp, draft
         self.ev = _Evidence(inp)
+        # A clarification (apps/agent/clarification.py) asks instead of answering: its choice lines are questions.
+        self.choices = choice_spans(draft)
         asked = mentions_of(inp.question)
         self.asked = [m for m in asked if m.kind in ("number", "rank")]
         self.known_dates = date_tokens_of_prose(inp.question) | self.ev.index.dates | self.ev.earlier_index.dates
         for fact in self.ev.facts:
             self.known_dates |= fact.filter_period_tokens
-        for text in self.ev.search_texts:
+        for text in [*self.ev.search_texts, *(t.question for t in inp.earlier)]:  # periods the user already named
             self.known_dates |= date_tokens_of_prose(text)
         self.verdict = Verdict(passed=True)
         self.mentions: list[Mention] = []
@@ -206,6 +224,8 @@ class _Checker:
     def exempt_reason(self, mention: Mention, plan_text: bool) -> str | None:
         if mention.kind == "list_marker":
             return "list marker"
+        if mention.kind in ("number", "rank") and self._in_choice(mention) and self._from_question(mention):
+            return "the question's own figure, repeated in a question offered as a choice"
         if mention.kind == "date":
             if date_is_known(canonical_date(mention.text), self.known_dates):
                 return "date in the question or results"
@@ -241,6 +261,21 @@ class _Checker:
 
     def _from_question(self, mention: Mention) -> bool:
         return any(_same(mention.value, a.value) for a in self.asked)
+
+    def _in_choice(self, mention: Mention) -> bool:
+        return any(start <= mention.start and mention.end <= end for start, end in self.choices)
+
+    def name_spans(self) -> list[tuple[int, int]]:
+        """In the choice lines of a clarification: the data's column names and values (digits in a name, such as
+        "Population 2000", are part of the name)."""
+        vocab = self.inp.vocabulary
+        if not self.choices or vocab is None:
+            return []
+        names = [n for n in [*vocab.columns, *vocab.raw_values.values()] if _DIGIT.search(n)]
+        return [span for span in _identifier_spans(self.draft, set(names), ()) if self._span_in_choice(span)]
+
+    def _span_in_choice(self, span: tuple[int, int]) -> bool:
+        return any(start <= span[0] and span[1] <= end for start, end in self.choices)
 
     def ground(self, mention: Mention) -> None:
         where = self.ev.index.lookup(mention) or self.ev.earlier_index.lookup(mention)
@@ -313,7 +348,8 @@ def _common_checks(checker: _Checker, inp: VerifyInput, draft: str, *, plan_text
     if verdict.matched_patterns:
         shown = ", ".join(sorted({m.text for m in verdict.matched_patterns}))
         verdict.fail("fake_data_pattern", f"the answer shows placeholder or sample data not in any result: {shown}")
-    mentions = find_mentions(draft, protected=_identifier_spans(draft, ev.cell_texts, inp.whitelist))
+    protected = _identifier_spans(draft, ev.cell_texts, inp.whitelist) + checker.name_spans()
+    mentions = find_mentions(draft, protected=protected)
     checker.mentions = mentions
     for mention in mentions:
         if mention.kind == "reference":
@@ -385,7 +421,7 @@ def _states_data(checker: _Checker, inp: VerifyInput, draft: str, mentions: list
     if checker.data_grounded or verdict.ungrounded or any(r.code == "mislabeled_value" for r in verdict.reasons):
         return True
     vocab = inp.vocabulary
-    if vocab is None:
+    if vocab is None or checker.choices:  # a clarification names the data's values to ask about them
         return False
     values = LabelFinder()
     for value in vocab.raw_values.values():
@@ -417,8 +453,8 @@ def _check_coverage(checker: _Checker, inp: VerifyInput, draft: str) -> None:
     if not cited and not verdict.grounding:
         # No number quoted, yet queries ran: "查询没有返回结果" or a list of names is a claim about the data too.
         cited = [f for f in checker.ev.facts if f.name in ("run_query", "execute_sql_safe")]
-    if not cited:
-        return
+    if not cited or (checker.choices and not verdict.grounding):
+        return  # a clarification quoting no result applies nothing yet: the question it offers will be checked
     anchors = question_anchors(inp.question, inp.vocabulary)
     figures = [g.value for g in checker.data_grounded]
     searched = [str(c.arguments.get("query", "")) for c in checker.ev.search]

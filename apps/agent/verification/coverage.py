@@ -113,7 +113,10 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
         n = _number_of(match["num"])
         if n is not None:
             anchors.append(Anchor(match.group(0).strip(), "number", repr(n)))
-    anchors += _number_anchors(question, has_top_n=any(a.kind == "top_n" for a in anchors))
+    ranked = {float(a.key) for a in anchors if a.kind == "top_n"}
+    anchors += [
+        a for a in _number_anchors(question, has_top_n=bool(ranked)) if a.kind != "number" or float(a.key) not in ranked
+    ]
     anchors += [Anchor(m.group(0), "grain", g) for g, rx in _GRAIN_RE.items() for m in rx.finditer(question)][:3]
     anchors += [Anchor(m.group(0), "operation", op) for op, rx in _OP_RE.items() for m in rx.finditer(question)][:4]
     if vocab is not None:
@@ -138,8 +141,16 @@ def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
     columns = LabelFinder()
     for word in words:
         columns.add(word)
-    found = columns.find(question)
-    anchors = [Anchor(w, "column", words[w]) for w in found]
+    spans = columns.find_spans(question)
+    found = [w for w, _s, _e in spans]
+    anchors: list[Anchor] = []
+    for i, (word, start, _end) in enumerate(spans):
+        # "damaged units" names one thing (the column damaged) with two column words: either applies it.
+        if i and start - spans[i - 1][2] <= 1 and anchors:
+            previous = anchors.pop()
+            anchors.append(Anchor(f"{previous.text} {word}", "column", f"{previous.key}|{words[word]}"))
+        else:
+            anchors.append(Anchor(word, "column", words[word]))
     rest = norm(question)
     for word in found:
         rest = rest.replace(word, " " * len(word))
@@ -175,9 +186,10 @@ def _applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) -> str 
             return _("filtered on %(value)s") % {"value": anchor.text}
         return _("a row of the result") if key in fact.all_labels else None
     if kind == "column":
-        time_column = vocab is not None and vocab.columns.get(key) == "time"
-        if fact.references(key) or (time_column and (fact.grains() or fact.has_time_filter())):
-            return _("uses the column %(column)s") % {"column": key}
+        for column in key.split("|"):
+            time_column = vocab is not None and vocab.columns.get(column) == "time"
+            if fact.references(column) or (time_column and (fact.grains() or fact.has_time_filter())):
+                return _("uses the column %(column)s") % {"column": column}
         if norm(anchor.text) in _COUNT_WORDS and fact.funcs() & {"count", "nunique"}:
             return _("counted")  # "各原因的数量" reads as a count as much as the column 数量
         return None
@@ -258,8 +270,9 @@ def _operation_applied(op: str, fact: QueryFacts) -> str | None:
     if op in _FUNCS_FOR and funcs & _FUNCS_FOR[op]:
         return done % {"how": ", ".join(sorted(funcs & _FUNCS_FOR[op]))}
     whole = fact.limit() is None or fact.row_count < (fact.limit() or 0)
-    if op in ("max", "min") and whole and {"sorted_desc", "sorted_asc"} & funcs:
-        return done % {"how": "sort"}
+    if op in ("max", "min") and whole and ({"sorted_desc", "sorted_asc"} & funcs or len(fact.rows) >= 2):
+        # every group was returned, so the extreme is among them (and the superlative check names the right one)
+        return done % {"how": "sort" if {"sorted_desc", "sorted_asc"} & funcs else "all groups compared"}
     if op == "rate" and any(re.search(r"率|rate|ratio", c, re.IGNORECASE) for c in fact.columns if fact.references(c)):
         return done % {"how": "rate column"}
     if op == "distinct" and fact.group_names():
@@ -300,12 +313,15 @@ def declines(answer: str) -> bool:
     return bool(first and _REFUSAL.search(first.group(0)))
 
 
-def _disclosed(anchor: Anchor, answer: str) -> bool:
+def _disclosed(anchor: Anchor, answer: str, figures: Sequence[float] = ()) -> bool:
     """The answer says, in a sentence that names the anchor, that it was not applied — or, for a number of the
-    question, compares the result with it ("未达到 1500 万", "above the 5,000 asked")."""
+    question, compares a figure of its own with it ("1398 万，未达到 1500 万"); restating the question's number
+    with no figure of the data ("Yes, more than 3,000") compares nothing."""
     if declines(answer):
         return True
     wanted = norm(anchor.text)
+    if anchor.kind == "number" and not figures:
+        return False
     marker = _COMPARISON if anchor.kind == "number" else _NEGATION
     for clause in _CLAUSE.findall(answer):
         if wanted in norm(clause) and (_NEGATION.search(clause) or marker.search(clause)):
@@ -356,7 +372,7 @@ def cover(
             how = _("searched the web for it")  # "结合行业趋势": the trend asked for is the industry's, not the data's
         if how:
             out.append(Coverage(anchor=anchor.text, kind=anchor.kind, status="applied", how=how))
-        elif _disclosed(anchor, answer):
+        elif _disclosed(anchor, answer, figures):
             out.append(
                 Coverage(anchor=anchor.text, kind=anchor.kind, status="disclosed", how=_("stated in the answer"))
             )

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 _PLACEHOLDER_WORDS = r"(?:用户|客户|会员|员工|商品|产品|账号|User|Customer|Item|Product|Client)"
+# Placeholders sit on one line ([ \t], not \s): "用户：" ending a line above a numbered list of names is a heading.
 
 
 @dataclass(frozen=True)
@@ -24,12 +25,12 @@ class Pattern:
 DEFAULT_PATTERNS: tuple[Pattern, ...] = (
     Pattern(
         "consecutive_placeholders",
-        rf"({_PLACEHOLDER_WORDS}|[A-Z])\s?\d+\s*[、,，;；/]\s*\1\s?\d+\s*[、,，;；/]\s*\1\s?\d+",
+        rf"({_PLACEHOLDER_WORDS}|[A-Z])[ \t]?\d+[ \t]*[、,，;；/][ \t]*\1[ \t]?\d+[ \t]*[、,，;；/][ \t]*\1[ \t]?\d+",
         "three or more numbered placeholders in a row (用户1、用户2、用户3; A1, A2, A3)",
     ),
     Pattern(
         "numbered_placeholder",
-        rf"(?<![A-Za-z]){_PLACEHOLDER_WORDS}\s?(?:ID|编号|id)?\s?[:：#]?\s?[1-9]\d*(?!\d)",
+        rf"(?<![A-Za-z]){_PLACEHOLDER_WORDS}[ \t]?(?:ID|编号|id)?[ \t]?[:：#]?[ \t]?[1-9]\d*(?!\d)",
         "a numbered placeholder (用户1, 用户ID: 1, User 1, Customer 2)",
     ),
     Pattern("list_placeholder", rf"(?m)^\s*[-*•]\s*{_PLACEHOLDER_WORDS}\s?\d+", "a list item that is a placeholder"),

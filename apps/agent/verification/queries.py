@@ -205,7 +205,7 @@ class QueryFacts:
         return [{norm(v) for v in row if is_label_text(v)} for row in self.rows]
 
     @cached_property
-    def _period_columns(self) -> list[int]:
+    def period_columns(self) -> list[int]:
         """Columns whose values are periods, judged on the first rows (a column holds one kind of value)."""
         found = []
         for c, name in enumerate(self.columns):
@@ -220,7 +220,7 @@ class QueryFacts:
         out = []
         for row in self.rows:
             tokens: set[str] = set()
-            for c in self._period_columns:
+            for c in self.period_columns:
                 if c < len(row) and row[c] is not None:
                     value = row[c]
                     if value not in tokens_of:

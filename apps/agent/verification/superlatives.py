@@ -64,16 +64,21 @@ def superlative_problems(draft: str, facts: Sequence[QueryFacts], binder: Binder
         if bool(high) == bool(low) or _NOT_FIRST.search(clause):
             continue
         labels = binder.values.find(clause)
+        periods = binder.periods_between(*match.span())
         for fact in facts:
-            problem = _check(fact, clause, labels, binder, high=bool(high))
+            problem = _check(fact, clause, (labels, periods), binder, high=bool(high))
             if problem:
                 problems.append(problem)
     return problems
 
 
-def _check(fact: QueryFacts, clause: str, labels: list[str], binder: Binder, *, high: bool) -> str | None:
+def _check(
+    fact: QueryFacts, clause: str, said: tuple[list[str], set[str]], binder: Binder, *, high: bool
+) -> str | None:
+    labels, periods = said
     named = [label for label in labels if label in fact.all_labels]
-    if len(fact.rows) < 2 or not named or not _complete_for(fact, high):
+    named_periods = periods & fact.all_periods if not named else set()  # "7 月入职人数最多" names a month
+    if len(fact.rows) < 2 or not (named or named_periods) or not _complete_for(fact, high):
         return None
     column = _measure(fact, clause, binder)
     if column is None:
@@ -85,6 +90,9 @@ def _check(fact: QueryFacts, clause: str, labels: list[str], binder: Binder, *, 
     rows = [i for v, i in values if v == extreme]
     if any(label in fact.row_labels[i] for label in named for i in rows):
         return None
+    if named_periods and any(named_periods & fact.row_periods[i] for i in rows):
+        return None
+    named = named or sorted(named_periods)
     word = "highest" if high else "lowest"
     owner = ", ".join(str(v) for v in fact.rows[rows[0]] if isinstance(v, str)) or f"row {rows[0]}"
     return (

@@ -67,17 +67,21 @@ class LabelFinder:
 
     def find(self, text: str) -> list[str]:
         """The normalised labels named in `text`, left to right, without overlaps."""
+        return [label for label, _start, _end in self.find_spans(text)]
+
+    def find_spans(self, text: str) -> list[tuple[str, int, int]]:
+        """(label, start, end) in `text`; positions are exact when normalising kept the text's length."""
         if not self._sorted:  # longest first, sorted once rather than on every add
             for bucket in self._by_first.values():
                 bucket.sort(key=len, reverse=True)
             self._sorted = True
         haystack = norm(text)
-        found: list[str] = []
+        found: list[tuple[str, int, int]] = []
         i, size = 0, len(haystack)
         while i < size:
             match = self._match_at(haystack, i)
             if match:
-                found.append(match)
+                found.append((match, i, i + len(match)))
                 i += len(match)
             else:
                 i += 1
@@ -135,5 +139,6 @@ class Vocabulary:
     def column_words(self) -> dict[str, str]:
         """Normalised words that name a column: its own name and the tenant's synonyms."""
         words = {norm(name): name for name in self.columns if len(norm(name)) >= 2}
+        words.update({norm(name).replace("_", " "): name for name in self.columns if "_" in name})
         words.update(self.synonyms)
         return words
