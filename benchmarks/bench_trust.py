@@ -5,10 +5,12 @@ chat-completions server, over two spreadsheets and a SQLite source ingested thro
 Each scenario's truth (correct, wrong, no data) comes from values computed with pandas and sqlite3, never
 from the product. It measures rates and asserts nothing (targets: DESIGN.md section 8).
 
-    .venv/bin/python -m benchmarks.bench_trust [--verbose] [--only honest_ref,swapped] [--set base|heldout|all]
+    .venv/bin/python -m benchmarks.bench_trust [--verbose] [--only honest_ref,swapped] [--set base|heldout|heldout2|all]
 
 `--set heldout` plays the held-out scenarios instead (benchmarks/trust/heldout.py: other data, questions and
-phrasings, written apart from the verify node's rules); `--set all` plays both.
+phrasings, written apart from the verify node's rules); `--set heldout2` a second held-out set on new data
+(benchmarks/trust/heldout2.py: a marketing and a subscriptions table, new questions on the SQL source);
+`--set all` plays them all.
 """
 
 from __future__ import annotations
@@ -33,12 +35,18 @@ def _isolate() -> str:
 
 def _chosen(world: Any, set_name: str, only: set[str]) -> list[Any]:
     """The scenarios of the chosen set(s), limited to the `only` players when given."""
-    from benchmarks.trust import heldout, players
+    from benchmarks.trust import heldout, heldout2, players
     from benchmarks.trust.facts import compute
+    from benchmarks.trust.heldout2_data import add_heldout2_data
+    from benchmarks.trust.heldout2_facts import compute_heldout2
     from benchmarks.trust.heldout_data import add_heldout_data
     from benchmarks.trust.heldout_facts import compute_heldout
 
-    sets: dict[str, dict[str, Any]] = {"base": players.PLAYERS, "heldout": heldout.PLAYERS}
+    sets: dict[str, dict[str, Any]] = {
+        "base": players.PLAYERS,
+        "heldout": heldout.PLAYERS,
+        "heldout2": heldout2.PLAYERS,
+    }
     names = [name for name in sets if set_name in (name, "all")]
     known = [player for name in names for player in sets[name]]
     if only - set(known):
@@ -48,6 +56,9 @@ def _chosen(world: Any, set_name: str, only: set[str]) -> list[Any]:
         chosen += players.scenarios(compute(world.truth), only & set(players.PLAYERS) or None)
     if "heldout" in names and (not only or only & set(heldout.PLAYERS)):
         chosen += heldout.scenarios(compute_heldout(add_heldout_data(world)), only & set(heldout.PLAYERS) or None)
+    if "heldout2" in names and (not only or only & set(heldout2.PLAYERS)):
+        facts2 = compute_heldout2(add_heldout2_data(world))
+        chosen += heldout2.scenarios(facts2, only & set(heldout2.PLAYERS) or None)
     return chosen
 
 
@@ -56,7 +67,11 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="print every scenario with its answer")
     parser.add_argument("--only", default="", help="comma-separated players, e.g. swapped,think")
     parser.add_argument(
-        "--set", dest="set_name", choices=("base", "heldout", "all"), default="base", help="which scenarios to play"
+        "--set",
+        dest="set_name",
+        choices=("base", "heldout", "heldout2", "all"),
+        default="base",
+        help="which scenarios to play",
     )
     args = parser.parse_args()
     folder = _isolate()
