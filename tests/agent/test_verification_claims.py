@@ -389,3 +389,62 @@ def test_a_heading_above_a_numbered_list_of_real_names_is_not_a_placeholder():
     )
     assert verdict.passed, verdict.reasons
     assert "fake_data_pattern" in codes(check("下单最多的是用户1和用户2", question="谁下单最多？", calls=calls))
+
+
+def test_a_swap_between_two_filtered_groups_is_still_a_swap():
+    spec = {
+        "filters": [{"column": "地区", "op": "in", "value": ["华东", "华北"]}],
+        "group_by": ["地区"],
+        "aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}],
+    }
+    calls = [SCHEMA, run(spec, ["地区", "销售额"], [["华东", 412345.5], ["华北", 300120.25]])]
+    question = "华东和华北的销售额分别是多少？"
+    assert check("华东 412,345.5 元，华北 300,120.25 元。", question=question, calls=calls).passed
+    assert "mislabeled_value" in codes(check("华东 300,120.25 元，华北 412,345.5 元。", question=question, calls=calls))
+
+
+def test_comparisons_between_named_rows_must_hold():
+    question = "2025 年华东的销售额是不是比华北高？"
+    assert check("是的，华东 2025 年销售额为 412,345.5 元，高于华北。", question=question).passed
+    wrong = check("是的，华北 2025 年销售额为 300,120.25 元，高于华东。", question=question)
+    assert "mislabeled_value" in codes(wrong)
+
+
+def test_formulas_tables_and_counters_bind_to_the_right_columns():
+    spec = {
+        "aggregations": [{"name": "点击量", "func": "sum", "column": "金额"}, {"name": "曝光量", "func": "count"}],
+        "derived": [{"name": "点击率", "expr": "点击量 / 曝光量"}],
+    }
+    calls = [SCHEMA, run(spec, ["点击量", "曝光量", "点击率"], [[2081395, 50849342, 0.0409325847]])]
+    question = "点击率是多少？"
+    assert check("点击率为 4.09%（点击量 2,081,395 ÷ 曝光量 50,849,342）。", question=question, calls=calls).passed
+    assert check("点击率 = 点击量 ÷ 曝光量 = 2,081,395 ÷ 50,849,342 ≈ 4.09%。", question=question, calls=calls).passed
+    users = run(
+        {"aggregations": [{"name": "用户数", "func": "count"}, {"name": "订单数", "func": "count"}]},
+        ["用户数", "订单数"],
+        [[6, 75]],
+    )
+    assert "mislabeled_value" in codes(check("共有 75 位用户。", question="有多少位用户？", calls=[SCHEMA, users]))
+    assert check("共有 6 位用户，75 个订单。", question="有多少位用户？", calls=[SCHEMA, users]).passed
+    ranked = run({**BY_REGION_2025, "limit": 2}, ["地区", "销售额"], REGION_ROWS[:2])
+    table = "| 排名 | 地区 | 销售额 |\n|---|---|---|\n| 1 | 华东 | 412,345.5 |\n| 2 | 华北 | 300,120.25 |"
+    assert check(table, question="2025 年销售额前 2 的地区", calls=[SCHEMA, ranked]).passed
+
+
+def test_full_width_thousands_and_month_names():
+    total = run({"aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}]}, ["销售额"], [[99255468.54]])
+    assert check("两年合计 ９９，２５５，４６８．５４ 元。", question="一共卖了多少？", calls=[SCHEMA, total]).passed
+    spec = {
+        "group_by": [{"column": "日期", "grain": "month"}],
+        "aggregations": [{"name": "mrr", "func": "sum", "column": "金额"}],
+    }
+    rows = [["2025-10", 186030.13], ["2025-11", 190820.75]]
+    calls = [SCHEMA, run(spec, ["月份", "mrr"], rows)]
+    question = "How did MRR change in November 2025?"
+    assert check(
+        "MRR rose from $186,030.13 in October to $190,820.75 in November 2025.", question=question, calls=calls
+    ).passed
+    swapped = check(
+        "MRR rose from $190,820.75 in October to $186,030.13 in November 2025.", question=question, calls=calls
+    )
+    assert "mislabeled_value" in codes(swapped)

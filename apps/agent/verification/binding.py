@@ -8,6 +8,7 @@ import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from apps.agent.verification.grounding import Provenance, date_tokens_of_text
 from apps.agent.verification.queries import QueryFacts
@@ -17,6 +18,7 @@ from apps.agent.verification.vocabulary import LabelFinder, is_label_text, norm
 # only when a space follows (so 1,234.5 stays one number).
 _BREAK = re.compile(r"[。；;！？!?\n，、]|,(?=\s)|\.(?=\s|$)|\|")
 # "华东、华南分别为 100、200" pairs labels and numbers by position, not by clause: not checked label by label.
+_MEASURE_END = re.compile(r"[元件个人单次笔份，,。；;（(）)：:÷×*=+/和与及]|\d|\band\b|\bvs\b")
 _RESPECTIVELY = re.compile(r"分别|依次|respectively", re.IGNORECASE)
 _SENTENCE = re.compile(r"[。！？!?\n；;]|\.(?=\s|$)")
 
@@ -67,8 +69,13 @@ def specific_periods(tokens: set[str]) -> set[str]:
     """The most specific period tokens: 2025-03 rather than 2025 or Q1."""
     if not tokens:
         return set()
+    return set(_specific(frozenset(tokens)))
+
+
+@lru_cache(maxsize=4096)
+def _specific(tokens: frozenset[str]) -> frozenset[str]:
     top = max(_rank(t) for t in tokens)
-    return {t for t in tokens if _rank(t) == top}
+    return frozenset(t for t in tokens if _rank(t) == top)
 
 
 _DOWN = re.compile(
@@ -85,6 +92,7 @@ class ClauseLabels:
     periods: set[str]
     text: str
     before: str = ""
+    after: str = ""
 
     def shown(self) -> list[str]:
         return [*self.values, *sorted(self.periods)]
@@ -110,7 +118,10 @@ class Binder:
         self._specific = [specific_periods(tokens) for _at, tokens in self.dates]
         self._clauses: dict[tuple[int, int], tuple[list[tuple[str, int, int]], set[str]]] = {}
         self._respectively: dict[tuple[int, int], bool] = {}
-        self._measure_order = sorted(self.measure_words, key=len, reverse=True)
+        self._sentences: dict[tuple[int, int], tuple[list[str], set[str]]] = {}
+        ordered = sorted(self.measure_words, key=len, reverse=True)
+        self._measure_order = [w for w in ordered if not w.startswith(_AFTER_ONLY)]
+        self._after_only = [w[1:] for w in ordered if w.startswith(_AFTER_ONLY)]
 
     def labels(self, start: int, end: int) -> ClauseLabels | None:
         sentence = self._breaks.sentence(start, end)
@@ -126,6 +137,11 @@ class Binder:
         before = max(left, self.numbers[i - 1][1]) if i > 0 else left
         j = bisect.bisect_left(self._number_starts, end)
         after = min(right, self.numbers[j][0]) if j < len(self.numbers) else right
+        # An aside closed before the number ("（…，含所有活动和日常投放）的 12.4%") describes something else.
+        closed = max(self.draft.rfind("）", left, start), self.draft.rfind(")", left, start))
+        if closed >= 0:
+            left, before = max(left, closed + 1), max(before, closed + 1)
+            spans = [span for span in spans if span[1] >= left]
         values = _between(spans, before, start) or _between(spans, end, after) or [v for v, _s, _e in spans]
         # Periods sit on either side ("2025 年 3 月 250 元", "$152K in 2024 to $140K in 2025"): both are read.
         near = self.periods_between(before, start) | self.periods_between(end, after)
@@ -133,10 +149,19 @@ class Binder:
         if not values and not periods:  # "2025 年 7 月最多，共 15 人": the sentence names what the clause leaves out
             values, periods = self._sentence_labels(*sentence)
         lead = self.draft[before:start]
-        return ClauseLabels(values, periods, lead + " " + self.draft[end:after], lead)
+        # The measure word of a number: right after it ("3,076 churned ÷ 4,585 new subscribers"), unless a unit or a
+        # mark ends it first ("X 元环比增长 71.3%": 环比 names the change), else the nearest one before it.
+        tail = _MEASURE_END.split(self.draft[end:after], maxsplit=1)[0]
+        return ClauseLabels(values, periods, lead, lead, tail)
 
     def _sentence_labels(self, left: int, right: int) -> tuple[list[str], set[str]]:
         """The labels of a sentence, as the union of its clauses' (each read once)."""
+        key = (left, right)
+        if key not in self._sentences:
+            self._sentences[key] = self._union_of_clauses(left, right)
+        return self._sentences[key]
+
+    def _union_of_clauses(self, left: int, right: int) -> tuple[list[str], set[str]]:
         values: list[str] = []
         periods: set[str] = set()
         at = left
@@ -187,8 +212,11 @@ class Binder:
         relevant = [v for v in labels.values if v in facts.all_labels or facts.filters_value(v)]
         if not relevant:
             return True
-        row = facts.row_labels[where.row] if where.row is not None and where.row < len(facts.row_labels) else set()
-        return any(v in row or facts.filters_value(v) for v in relevant)
+        row = facts.row_labels[where.row] if where.row < len(facts.row_labels) else set()
+        # A label the result has rows for must be this row's; a filter covers only labels no row carries
+        # ("天猫和小红书" filtered to both, then grouped: each value is still one row's).
+        grouped = [v for v in relevant if v in facts.all_labels]
+        return any(v in row for v in grouped) if grouped else True
 
     def _period_agrees(self, facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
         if not labels.periods:
@@ -206,9 +234,15 @@ class Binder:
     def _measure_agrees(self, facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
         if where.row is None:
             return True
+        if "=" in labels.text:  # "ROI = 成交额 ÷ 成本 = X ÷ Y": a formula pairs by position, any of its words
+            words = _words_in(labels.text, self._measure_order)
+        else:
+            words = _words_in(labels.after, self._measure_order) or _last_words(labels.text, self._measure_order)
+            words = words or _words_in(labels.after, self._after_only)
         named: set[str] = set()
-        for word in _words_in(labels.text, self._measure_order):
-            named |= {c for c in self.measure_words[word] if c in facts.columns}
+        for word in words:
+            columns = self.measure_words.get(word) or self.measure_words.get(_AFTER_ONLY + word, set())
+            named |= {c for c in columns if c in facts.columns}
         return not named or where.column in named
 
     def describe(self, where: Provenance) -> str:
@@ -253,6 +287,15 @@ def _same_kind(clause: set[str], filtered: set[str]) -> bool:
     return {_rank(t) for t in clause} <= {_rank(t) for t in filtered}
 
 
+def _last_words(text: str, words: Sequence[str]) -> list[str]:
+    """The measure word nearest the end of `text` (the one standing just before the number)."""
+    found = _words_in(text, words)
+    if len(found) <= 1:
+        return found
+    lowered = norm(text)
+    return [max(found, key=lambda w: lowered.rfind(w) + len(w))]
+
+
 def _words_in(text: str, words: Sequence[str]) -> list[str]:
     """The words (longest first) that occur in `text`, without those inside a longer one found."""
     lowered = norm(text)
@@ -264,35 +307,50 @@ def _words_in(text: str, words: Sequence[str]) -> list[str]:
     return kept
 
 
+_AFTER_ONLY = "\x00"  # prefix of words that name a column only when they follow the number
+_COUNT_SUFFIX = re.compile(r"(?<=[\u4e00-\u9fff]{2})(?:数量|数|量|额)$")
+
+
+def _add_word(words: dict[str, set[str]], word: str, column: str) -> None:
+    key = norm(word)
+    if len(key) >= 2:
+        words.setdefault(key, set()).add(column)
+        if "_" in key:  # new_subscribers is written "new subscribers"
+            words.setdefault(key.replace("_", " "), set()).add(column)
+        bare = _COUNT_SUFFIX.sub("", key)
+        if bare != key:  # 用户数 is written "75 位用户": the bare word names a count only right after its number
+            words.setdefault(_AFTER_ONLY + bare, set()).add(column)
+
+
+def _numeric_columns(f: QueryFacts) -> set[str]:
+    numeric = {
+        f.columns[c]
+        for c in range(len(f.columns))
+        if any(isinstance(row[c], int | float) and not isinstance(row[c], bool) for row in f.rows[:5] if c < len(row))
+    }
+    return numeric - {f.columns[c] for c in f.period_columns}  # a year column names periods, not a measure
+
+
 def measure_words(facts: Sequence[QueryFacts], synonyms: dict[str, str]) -> dict[str, set[str]]:
     """Words that name a numeric result column: its output name, the column it aggregates, the tenant's words."""
     words: dict[str, set[str]] = {}
-
-    def add(word: str, column: str) -> None:
-        key = norm(word)
-        if len(key) >= 2:
-            words.setdefault(key, set()).add(column)
-
     for f in facts:
-        numeric = {
-            f.columns[c]
-            for c in range(len(f.columns))
-            if any(
-                isinstance(row[c], int | float) and not isinstance(row[c], bool) for row in f.rows[:5] if c < len(row)
-            )
-        }
-        periods = {f.columns[c] for c in f.period_columns}
-        for column in numeric - periods:  # a year column names periods, not a measure
-            add(column, column)
+        numeric = _numeric_columns(f)
+        for column in numeric:
+            _add_word(words, column, column)
         spec = f.spec
-        if spec is not None:
-            for agg in spec.aggregations:
-                if agg.name in numeric and agg.column and agg.func in ("sum", "avg", "min", "max", "median"):
-                    add(agg.column, agg.name)
-            for window in spec.windows:  # 销售额的占比, revenue YoY: the window is named by what it is of
-                for word in [w for w, cols in words.items() if window.of in cols]:
-                    add(word, window.name)
+        if spec is None:
+            continue
+        for agg in spec.aggregations:
+            if agg.name in numeric and agg.column and agg.func in ("sum", "avg", "min", "max", "median"):
+                _add_word(words, agg.column, agg.name)
+        for window in spec.windows:  # 销售额的占比, revenue YoY: the window is named by what it is of
+            for word in [w for w, cols in words.items() if window.of in cols]:
+                _add_word(words, word, window.name)
+        for derived in spec.derived:  # avg_monthly_mrr = total_mrr / months: "MRR per month" names it too
+            for word in [w for w, cols in words.items() if any(c in derived.expr for c in cols)]:
+                _add_word(words, word, derived.name)
     for term, column in synonyms.items():
         for target in set(words.get(norm(column), set())):
-            add(term, target)
+            _add_word(words, term, target)
     return words

@@ -25,7 +25,7 @@ from apps.agent.verification.hygiene import strip_think, unknown_urls, urls_in
 from apps.agent.verification.numbers import Mention, canonical_date, find_mentions, mentions_of
 from apps.agent.verification.patterns import DEFAULT_PATTERNS, Pattern, find_fake_data
 from apps.agent.verification.queries import QueryFacts
-from apps.agent.verification.superlatives import superlative_problems
+from apps.agent.verification.superlatives import comparison_problems, superlative_problems
 from apps.agent.verification.verdict import Exempt, Grounded, MatchedPattern, Reason, Ungrounded, Verdict
 from apps.agent.verification.vocabulary import LabelFinder, Vocabulary, is_label_text, norm
 
@@ -127,8 +127,30 @@ class _Evidence:
         words = measure_words([*self.facts, *self.earlier_facts], dict(vocab.synonyms) if vocab else {})
         dates = [(m.start, date_tokens_of_text(canonical_date(m.text))) for m in mentions if m.kind == "date"]
         dates += _quoted_periods(draft, self.cell_texts)
+        dates += [(m.start(), {f"M{_MONTHS[m.group(1)[:3]]}"}) for m in _MONTH_NAME.finditer(draft)]
         numbers = [(m.start, m.end) for m in mentions if m.kind == "number"]
         return Binder(draft, self.by_step, finder, words, dates, numbers)
+
+
+_MONTHS = {name: i for i, name in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), start=1)}
+# A month named alone ("from $186K in October to …") is a period label of its number too.
+_MONTH_NAME = re.compile(
+    r"\b(January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?"
+)
+
+
+def _months_of_quarters(tokens: set[str]) -> set[str]:
+    """A known quarter makes its months known ("第四季度（10—12 月）")."""
+    months: set[str] = set()
+    for token in tokens:
+        match = re.fullmatch(r"(?:(\d{4})-)?Q([1-4])", token)
+        if match:
+            for month in range(3 * int(match[2]) - 2, 3 * int(match[2]) + 1):
+                months.add(f"M{month}")
+                if match[1]:
+                    months.add(f"{match[1]}-{month:02d}")
+    return months
 
 
 def _quoted_periods(draft: str, texts: set[str]) -> list[tuple[int, set[str]]]:
@@ -214,6 +236,11 @@ class _Checker:
             self.known_dates |= fact.filter_period_tokens
         for text in [*self.ev.search_texts, *(t.question for t in inp.earlier)]:  # periods the user already named
             self.known_dates |= date_tokens_of_prose(text)
+        self.known_dates |= _months_of_quarters(self.known_dates)
+        for low, high in inp.vocabulary.time_spans if inp.vocabulary else []:  # "按 2024—2025 年全部数据"
+            years = [int(t) for t in (low[:4], high[:4]) if t.isdigit()]
+            if len(years) == 2 and years[1] - years[0] <= 50:
+                self.known_dates |= {str(y) for y in range(years[0], years[1] + 1)}
         self.verdict = Verdict(passed=True)
         self.mentions: list[Mention] = []
         self.search_grounded = 0
@@ -404,10 +431,11 @@ def verify(inp: VerifyInput) -> Verdict:
     mentions = _common_checks(checker, inp, draft, plan_text=False)
     verdict = checker.verdict
     _check_required_tools(checker, inp, draft, mentions)
-    for problem in superlative_problems(
-        draft, [f for f in checker.ev.facts if f.name != "list_tables"], checker.binder
-    ):
+    results = [f for f in checker.ev.facts if f.name != "list_tables"]
+    for problem in superlative_problems(draft, results, checker.binder):
         verdict.fail("mislabeled_value", problem + "; name the row the result ranks first (or last)")
+    for problem in comparison_problems(draft, results, checker.binder):
+        verdict.fail("mislabeled_value", problem + "; state the comparison the result shows")
     _check_coverage(checker, inp, draft)
     verdict.checks = ["no_fake_data", "numbers_grounded", "labels_bound", "links_from_tools"]
     if verdict.coverage:

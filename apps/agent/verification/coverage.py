@@ -76,6 +76,7 @@ _COMPARISON = re.compile(
     r"less than|compared|versus|\bvs\b|close to|about",
     re.IGNORECASE,
 )
+_AVERAGED = re.compile(r"(?:平均|人均|average|mean|avg)\s*$", re.IGNORECASE)
 _COUNT_WORDS = {"数量", "个数", "次数", "数目", "件数", "count", "number"}
 _CLAUSE = re.compile(r"[^。；;！？!?\n]+")
 
@@ -117,7 +118,12 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
     anchors += [
         a for a in _number_anchors(question, has_top_n=bool(ranked)) if a.kind != "number" or float(a.key) not in ranked
     ]
-    anchors += [Anchor(m.group(0), "grain", g) for g, rx in _GRAIN_RE.items() for m in rx.finditer(question)][:3]
+    anchors += [
+        Anchor(m.group(0), "grain", g)
+        for g, rx in _GRAIN_RE.items()
+        for m in rx.finditer(question)
+        if not _AVERAGED.search(question[max(0, m.start() - 12) : m.start()])  # "average monthly MRR" is an average
+    ][:3]
     anchors += [Anchor(m.group(0), "operation", op) for op, rx in _OP_RE.items() for m in rx.finditer(question)][:4]
     if vocab is not None:
         anchors += _data_anchors(question, vocab)
@@ -293,6 +299,9 @@ def _yoy_applied(fact: QueryFacts) -> str | None:
     never a change over consecutive months."""
     groups = fact.group_names()
     orders = fact.window_orders("pct_change") + fact.window_orders("diff")
+    months = [{t for t in p if t.startswith("M")} for p in fact.row_periods]
+    if len(months) >= 2 and all(m and m == months[0] for m in months):
+        return _("the same month in different years")  # June 2024 then June 2025: a change over a year
     if orders:
         ok = all(groups.get(o) == "year" or re.search(r"(?i)year|年", o) for o in orders)
         return _("change against the same period a year earlier") if ok else None

@@ -171,7 +171,7 @@ class GroundingIndex:
 
 _YMD = re.compile(r"(?P<y>(?:19|20)\d{2})(?:[-/.年](?P<m>\d{1,2})(?:[-/.月](?P<d>\d{1,2}))?)?")
 _QUARTER = re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s?[-/年]?\s?)?(?:Q(?P<q>[1-4])|第?(?P<cq>[一二三四1-4])季度)")
-_MONTH_RANGE = re.compile(r"(?P<a>\d{1,2})\s?[-~至到]\s?(?P<b>\d{1,2})\s?月")
+_MONTH_RANGE = re.compile(r"(?P<a>\d{1,2})\s?[-~至到—–]\s?(?P<b>\d{1,2})\s?月")
 _MONTH = re.compile(r"(?<!\d)(?P<m>\d{1,2})月")
 _CN_QUARTER = {"一": 1, "二": 2, "三": 3, "四": 4}
 

@@ -167,7 +167,7 @@ _DATE_PATTERNS = [
     r"\d{4}[-/]\d{1,2}(?![\d.])",
     r"\d{4}\s?[-/]?\s?Q[1-4]",
     r"\d{4}\s?年(?:\s?第?[一二三四1-4]\s?季度|[上下]半年)?",
-    r"\d{1,2}\s?[-~至到]\s?\d{1,2}\s?月",
+    r"\d{1,2}\s?[-~至到—–]\s?\d{1,2}\s?月",
     rf"(?<!\d){_MONTH_NUM}\s?月(?:\s?{_DAY_NUM}\s?[日号])?",
     rf"(?<![A-Za-z])Q[1-4]\s?{_YEAR}",
     r"(?<![A-Za-z])Q[1-4]",
@@ -181,7 +181,10 @@ _DATE_PATTERNS = [
     rf"(?=(?:19|20)\d\d)(?<![\d.$¥￥€£＄]){_NOT_AFTER_CURRENCY_WORD}(?:19|20)\d{{2}}(?!\d|\.[\dA-Za-z]){_NOT_UNIT}",
 ]
 _DATE = re.compile("(?=[0-9Q第一二三四JFMASOND])(?:" + "|".join(f"(?:{p})" for p in _DATE_PATTERNS) + ")")
-_LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:[-*]\s*)?(?P<n>\d{1,3})(?:[.)、．]|\s*[)）])\s")
+# List numbering, including the first cell of a markdown table row ("| 1 | US | $79,887.87 |").
+_LIST_MARKER = re.compile(
+    r"(?m)^[ \t]*(?:[-*]\s*)?(?P<n>\d{1,3})(?:[.)、．]|\s*[)）])\s|^[ \t]*\|[ \t]*(?P<t>\d{1,3})[ \t]*\|"
+)
 _RANK = re.compile(r"(?:第|前|后|Top\s?|TOP\s?|top\s?|排名第?)(?P<n>\d{1,4})(?:名|位)?")
 _REFERENCE = re.compile(r"\{\{.*?\}\}")
 
@@ -206,8 +209,12 @@ class Mention:
         return sign * self.scaled / 10**self.decimals * UNITS[self.unit]
 
 
+_WIDE_THOUSANDS = re.compile(r"(?<=[０-９])，(?=[０-９]{3}(?![０-９]))")
+
+
 def normalise(text: str) -> str:
-    return text.translate(_FULL_WIDTH)
+    # Between full-width digits a full-width comma groups thousands (９９，２５５，４６８); elsewhere it ends a clause.
+    return _WIDE_THOUSANDS.sub(",", text).translate(_FULL_WIDTH)
 
 
 _EN_DATE_PARTS = re.compile(
@@ -354,7 +361,7 @@ def find_mentions(draft: str, *, protected: list[tuple[int, int]] | None = None)
     for match in _DATE.finditer(text):
         claim(match, "date")
     for match in _LIST_MARKER.finditer(text):
-        claim(match, "list_marker", "n")
+        claim(match, "list_marker", "n" if match["n"] else "t")
     for match in _RANK.finditer(text):
         start, end = match.span("n")
         if not taken.overlaps(start, end):

@@ -30,7 +30,8 @@ DEFAULT_PATTERNS: tuple[Pattern, ...] = (
     ),
     Pattern(
         "numbered_placeholder",
-        rf"(?<![A-Za-z]){_PLACEHOLDER_WORDS}[ \t]?(?:ID|编号|id)?[ \t]?[:：#]?[ \t]?[1-9]\d*(?!\d)",
+        rf"(?<![A-Za-z]){_PLACEHOLDER_WORDS}[ \t]?(?:ID|编号|id)?[ \t]?[:：#]?[ \t]?[1-9]\d*"
+        r"(?![\d,，.．]|[ \t]?[人个名位次单笔户])",  # "用户 3,053 人" is a count
         "a numbered placeholder (用户1, 用户ID: 1, User 1, Customer 2)",
     ),
     Pattern("list_placeholder", rf"(?m)^\s*[-*•]\s*{_PLACEHOLDER_WORDS}\s?\d+", "a list item that is a placeholder"),

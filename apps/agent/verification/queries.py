@@ -74,6 +74,7 @@ class QueryFacts:
     def parameter_numbers(self) -> list[float]:
         """Numbers the query used as parameters: filter and having values, the limit, a quantile, SQL literals."""
         numbers = [float(v) for v in self.filter_values() if isinstance(v, int | float) and not isinstance(v, bool)]
+        numbers += [float(v) for v in self.filter_values() if isinstance(v, str) and v.strip().isdigit()]  # "618"
         spec = self.spec
         if spec is not None:
             numbers.append(float(spec.limit))

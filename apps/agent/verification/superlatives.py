@@ -1,5 +1,6 @@
-"""Superlative claims: "销售额最高的是西部" names a row without quoting a number, so grounding never sees it. The
-row named must be the one with the highest (or lowest) value of the measure in the result it comes from."""
+"""Superlative and comparative claims: "销售额最高的是西部" or "天猫高于小红书" name rows without quoting a number, so
+grounding never sees them. The row named must be the one with the highest (or lowest) value of the measure in the
+result it comes from, and a comparison must hold between the two rows it names."""
 
 from __future__ import annotations
 
@@ -36,6 +37,10 @@ def _measure(fact: QueryFacts, clause: str, binder: Binder) -> int | None:
     ]
     if len(named) == 1:
         return named[0]
+    said = set(_words(clause, binder))
+    exact = [c for c in named if fact.columns[c].lower() in said]  # the column named as such, not one derived from it
+    if len(exact) == 1:
+        return exact[0]
     return numeric[0] if len(numeric) == 1 and not named else None
 
 
@@ -99,3 +104,43 @@ def _check(
         f"{'/'.join(named)} is called the {word} by {fact.columns[column]}, but the {word} {fact.columns[column]} "
         f"in step {fact.step} belongs to {owner}"
     )
+
+
+_ABOVE = re.compile(r"高于|多于|超过|超出|大于|领先|higher than|more than|greater than|above|ahead of|exceed", re.I)
+_BELOW = re.compile(r"低于|少于|不如|小于|落后|lower than|less than|fewer than|below|behind", re.I)
+_SENTENCE = re.compile(r"[^。；;！？!?\n]+")
+
+
+def comparison_problems(draft: str, facts: Sequence[QueryFacts], binder: Binder) -> list[str]:
+    """ "A …高于 B": A's value of the measure must be above B's in a result that has both rows."""
+    problems: list[str] = []
+    for match in _SENTENCE.finditer(draft):
+        sentence = match.group(0)
+        word = _ABOVE.search(sentence) or _BELOW.search(sentence)
+        if word is None or _NOT_FIRST.search(sentence[: word.start()][-6:]):
+            continue
+        subjects = binder.values.find(sentence[: word.start()])
+        objects = binder.values.find(sentence[word.end() :])
+        if not subjects or not objects:
+            continue
+        above = bool(_ABOVE.fullmatch(word.group(0)))
+        for fact in facts:
+            problem = _compare(fact, sentence, (subjects[0], objects[0]), binder, above=above)
+            if problem:
+                problems.append(problem)
+    return problems
+
+
+def _compare(fact: QueryFacts, sentence: str, pair: tuple[str, str], binder: Binder, *, above: bool) -> str | None:
+    subject, other = pair
+    rows = {label: i for i, labels in enumerate(fact.row_labels) for label in labels}
+    if subject not in rows or other not in rows or subject == other:
+        return None
+    column = _measure(fact, sentence, binder)
+    if column is None:
+        return None
+    a, b = fact.rows[rows[subject]][column], fact.rows[rows[other]][column]
+    if not (_is_number(a) and _is_number(b)) or a == b or (a > b) == above:
+        return None
+    word = "above" if above else "below"
+    return f"{subject} is said to be {word} {other} by {fact.columns[column]}, but {subject} has {a} and {other} {b}"
