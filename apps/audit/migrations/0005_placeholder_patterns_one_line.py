@@ -1,5 +1,5 @@
-"""Placeholder patterns match within one line: "用户：" ending a line above a numbered list of real names is a heading,
-not "用户1". Stored copies still equal to the seeded regex are updated; patterns an admin edited are left alone."""
+"""Placeholder patterns match within one line ("用户：" ending a line above a numbered list of real names is a heading,
+not "用户1"), and a count is not a placeholder ("订阅用户 3,053 人"). Stored copies still equal to the seeded regex are updated; patterns an admin edited are left alone."""
 
 from django.db import migrations
 
@@ -11,7 +11,7 @@ UPDATES = {
     ),
     "numbered_placeholder": (
         f"(?<![A-Za-z]){_WORDS}\\s?(?:ID|编号|id)?\\s?[:：#]?\\s?[1-9]\\d*(?!\\d)",
-        f"(?<![A-Za-z]){_WORDS}[ \\t]?(?:ID|编号|id)?[ \\t]?[:：#]?[ \\t]?[1-9]\\d*(?!\\d)",
+        f"(?<![A-Za-z]){_WORDS}[ \\t]?(?:ID|编号|id)?[ \\t]?[:：#]?[ \\t]?[1-9]\\d*(?![\\d,，.．]|[ \\t]?[人个名位次单笔户])",
     ),
 }
 
