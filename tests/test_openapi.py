@@ -25,6 +25,9 @@ def test_schema_lists_every_api_call_with_its_bodies(db, client):
     assert ask["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("AskResponse")
     components = schema["components"]
     assert components["securitySchemes"]["bearer"]["scheme"] == "bearer"
+    clarification = components["schemas"]["AskResponse"]["properties"]["clarification"]
+    assert clarification["anyOf"][0]["$ref"].endswith("ClarificationOut") and clarification["description"]
+    assert set(components["schemas"]["ClarificationOut"]["required"]) == {"question", "choices"}
     assert set(components["schemas"]["OpEnum"]["enum"]) == {
         "=",
         "!=",

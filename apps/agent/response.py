@@ -111,12 +111,28 @@ class ErrorOut(BaseModel):
     suggestions: list[str] = Field(default_factory=list)
 
 
+class ClarificationOut(BaseModel):
+    """The answer is a question back: the question was ambiguous, so nothing was computed yet."""
+
+    question: str = Field(description="what needs deciding, in the question's language; it quotes no numbers")
+    choices: list[str] = Field(
+        description="complete questions, one per reading of the question: asking one gets a direct answer"
+    )
+
+
 class AskResponse(BaseModel):
     status: Literal["answered", "intercepted", "failed"]
-    answer: str = ""
+    answer: str = Field(default="", description="the answer; for a clarification, its question")
     tables: list[TableOut] = Field(default_factory=list)
     charts: list[ChartOut] = Field(default_factory=list)
-    recommended_questions: list[str] = Field(default_factory=list)
+    recommended_questions: list[str] = Field(
+        default_factory=list, description="questions to ask next; for a clarification, its choices"
+    )
+    clarification: ClarificationOut | None = Field(
+        default=None,
+        description="set when the answer asks which of a few readings was meant instead of guessing (then "
+        "`answer` is the question and `recommended_questions` the choices); null for any other answer",
+    )
     download_links: list[str] = Field(default_factory=list)
     verification: VerificationOut = Field(default_factory=lambda: VerificationOut(passed=False))
     explanation: list[ExplanationOut] = Field(

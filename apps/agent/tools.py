@@ -43,7 +43,8 @@ class _Args(BaseModel):
 
 class GetSchemaArgs(_Args):
     """Columns of the data: name, type, role (time/measure/dimension/id), null ratio, distinct count,
-    examples, and every value of small dimension columns. Call it first."""
+    examples, every value of small dimension columns, and `synonyms`: the tenant's own words for columns
+    ({column: [words]}). Call it first."""
 
     table: str | None = Field(default=None, description="SQL sources: the table (see list_tables); files: omit")
 
@@ -185,7 +186,19 @@ def _schema(binding: DataBinding, table: str | None) -> TableProfile:
     return selectors.schema_of(_version(binding))
 
 
-def _schema_outcome(profile: TableProfile) -> dict[str, Any]:
+def _synonyms(binding: DataBinding) -> dict[str, str]:
+    """The tenant's words for the dataset's columns ({word: column}); SQL sources have none."""
+    if binding.source is not None or binding.dataset is None:
+        return {}
+    return selectors.synonyms_for(tenant=binding.tenant, dataset=binding.dataset)
+
+
+def _schema_outcome(profile: TableProfile, synonyms: dict[str, str]) -> dict[str, Any]:
+    """The profile as the model reads it, with the tenant's synonyms of its columns as {column: [words]}."""
+    by_column: dict[str, list[str]] = {}
+    for term, column in sorted(synonyms.items()):
+        if profile.column(column) is not None and term.strip():
+            by_column.setdefault(column, []).append(term)
     columns = ["column", "kind", "role", "null_ratio", "distinct_count", "min", "max"]
     rows = [
         [c.name, c.kind, c.role, c.null_ratio, c.distinct_count, json_safe(c.min), json_safe(c.max)]
@@ -195,7 +208,7 @@ def _schema_outcome(profile: TableProfile) -> dict[str, Any]:
         "columns": columns,
         "rows": rows,
         "row_count": profile.row_count,
-        "payload": profile.model_dump(mode="json"),
+        "payload": {**profile.model_dump(mode="json"), "synonyms": by_column},
     }
 
 
@@ -210,7 +223,7 @@ def _table_outcome(result: ResultTable) -> dict[str, Any]:
 
 
 def _get_schema(binding: DataBinding, args: GetSchemaArgs, previous: Sequence[ToolOutcome]) -> dict[str, Any]:
-    return _schema_outcome(_schema(binding, args.table))
+    return _schema_outcome(_schema(binding, args.table), _synonyms(binding))
 
 
 def _sample_rows(binding: DataBinding, args: SampleRowsArgs, previous: Sequence[ToolOutcome]) -> dict[str, Any]:
@@ -242,8 +255,7 @@ def _plot(binding: DataBinding, args: PlotArgs, previous: Sequence[ToolOutcome])
 
 
 def _resolve_fields(binding: DataBinding, args: ResolveFieldsArgs, previous: Sequence[ToolOutcome]) -> dict[str, Any]:
-    synonyms = selectors.synonyms_for(tenant=binding.tenant, dataset=binding.dataset) if binding.dataset else {}
-    resolutions = resolve_fields(args.terms, _schema(binding, args.table), synonyms=synonyms)
+    resolutions = resolve_fields(args.terms, _schema(binding, args.table), synonyms=_synonyms(binding))
     return {"payload": {"resolutions": [r.model_dump(mode="json") for r in resolutions]}}
 
 

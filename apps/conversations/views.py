@@ -117,6 +117,8 @@ def _chat_strings() -> dict[str, str]:
         "rows_shown": _("Showing %(shown)s of %(total)s rows"),
         "download": _("Download %(name)s (%(format)s)"),
         "recommended": _("You could also ask"),
+        "needs_choice": _("Needs your choice"),
+        "choose": _("Which did you mean? Choose one to ask it:"),
         "intercepted": _("The answer was held back"),
         "failed": _("The question could not be answered"),
         "suggestions": _("What to try"),

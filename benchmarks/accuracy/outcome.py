@@ -39,10 +39,12 @@ _SUGGESTION = re.compile(r"^\s*>>")
 
 
 def is_refusal(response: AskResponse) -> bool:
-    """An honest non-answer: the answer asks a clarification question or says it cannot compute the result
-    (REFUSAL_WORDING), and claims no result: no grounded number of the response appears in it once the
-    suggested questions and the sentence describing the data's size are set aside. An answer that shows any
-    other grounded number is judged on its numbers, even if it apologises."""
+    """An honest non-answer: a clarification (the response's `clarification`), or an answer that asks back or
+    says it cannot compute the result (REFUSAL_WORDING) and claims no result: no grounded number of the
+    response appears in it once the suggested questions and the sentence describing the data's size are set
+    aside. An answer that shows any other grounded number is judged on its numbers, even if it apologises."""
+    if response.clarification is not None:
+        return True
     lines = [
         line
         for line in response.answer.splitlines()

@@ -1,5 +1,5 @@
 // Chat answers: text with traced numbers, what was checked, how it was computed, result tables, ECharts charts,
-// downloads, follow-up chips, errors.
+// downloads, follow-up chips, errors; and clarifications (a question back with its choices as chips).
 // Every piece of data goes into the page through textContent or attributes, never as HTML.
 (function () {
   "use strict";
@@ -269,10 +269,10 @@
     box.append(bar);
   }
 
-  function renderChips(box, questions, onAsk, T) {
+  function renderChips(box, questions, onAsk, T, label) {
     if (!questions || !questions.length) return;
     const bar = el("div", "chips");
-    bar.append(el("span", "muted", T.recommended));
+    bar.append(el("span", "muted", label || T.recommended));
     questions.forEach((q) => {
       const chip = el("button", "chip", q);
       chip.type = "button";
@@ -281,6 +281,16 @@
       bar.append(chip);
     });
     box.append(bar);
+  }
+
+  // A question back instead of an answer: nothing was computed, so there is no number to check; each choice is
+  // a complete question, asked when its chip is clicked.
+  function renderClarification(box, clarification, onAsk, T) {
+    const node = el("div", "clarification");
+    node.append(el("strong", "clarification-label", T.needs_choice));
+    node.append(el("div", "answer clarification-question", clarification.question || ""));
+    box.append(node);
+    renderChips(box, clarification.choices, onAsk, T, T.choose);
   }
 
   function renderError(box, response, T) {
@@ -326,7 +336,13 @@
     const T = options.T;
     box.textContent = "";
     box.dataset.status = response.status || "";
+    delete box.dataset.clarification;
     if (options.withSteps) renderSteps(box, response, T);
+    if (response.status === "answered" && response.clarification) {
+      box.dataset.clarification = "true";
+      renderClarification(box, response.clarification, options.onAsk, T);
+      return;
+    }
     const cells = new Map();
     const tables = (response.tables || []).map((t) => renderTable(t, cells, T));
     if (response.status === "answered") {

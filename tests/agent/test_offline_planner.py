@@ -278,6 +278,45 @@ def test_rankings_by_counts_and_rates(question, limit):
     assert spec["limit"] == limit and spec["sort"][0]["desc"] is False
 
 
+@pytest.mark.parametrize(
+    ("question", "profile", "metric", "group", "limit"),
+    [
+        ("最早的一条订单是哪天", ORDERS, ("min", "下单日期"), None, None),
+        ("各地区最早的下单日期是哪天？", ORDERS, ("min", "下单日期"), "地区", None),
+        ("When did the last employee join?", HR, ("max", "hire_date"), None, None),
+        ("Which department has the earliest hire_date?", HR, ("min", "hire_date"), "department", 1),
+    ],
+)
+def test_the_earliest_or_latest_date(question, profile, metric, group, limit):
+    spec = spec_of(question, profile)
+    assert aggs(spec) == [metric] and spec.get("limit") == limit
+    assert [g["column"] for g in spec.get("group_by", [])] == ([group] if group else [])
+    if limit:
+        assert spec["sort"] == [{"by": spec["aggregations"][0]["name"], "desc": False}]
+
+
+def test_a_measure_distribution_is_its_five_number_summary_and_a_group_distribution_a_count():
+    spec = spec_of("What is the distribution of salary?", HR)
+    funcs = ["min", "quantile", "median", "quantile", "max"]
+    assert aggs(spec) == [(func, "salary") for func in funcs]
+    assert [a.get("q") for a in spec["aggregations"]] == [None, 0.25, None, 0.75, None]
+    assert aggs(spec_of("各地区的订单分布")) == [("count", None)]
+
+
+def test_a_tenant_synonym_is_another_name_of_its_column_and_the_longest_mention_wins():
+    synonyms = {"金额": ["流水", "takings"], "数量": ["流水件数"]}
+    assert analyze("各地区的流水", ORDERS).kind == "fallback"
+    assert aggs(spec_of_with("各地区的流水", synonyms)) == [("sum", "金额")]
+    assert aggs(spec_of_with("各地区的流水件数合计", synonyms)) == [("sum", "数量")]
+    assert aggs(spec_of_with("Total takings by region", synonyms)) == [("sum", "金额")]
+
+
+def spec_of_with(question, synonyms):
+    plan = analyze(question, ORDERS, synonyms=synonyms)
+    assert plan.kind != "fallback", (question, plan.unmapped)
+    return plan.spec()
+
+
 # --- beyond reach ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("question", "reason", "word"),

@@ -368,3 +368,45 @@ def test_a_failed_run_and_a_refused_question_are_explained(browser, server, tena
     expect(page.locator("#ask-button")).to_be_enabled()
     shot(page, "08-refused-question")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_clarification_offers_choices_and_a_chosen_one_is_answered(browser, server, tenant_a, make_user):
+    places = ["华东", "华北"]
+    rows = "".join(f"2025-0{1 + i % 9}-1{i % 9},{places[i % 2]},{5 + i % 4},{30 * (5 + i % 4)}\n" for i in range(24))
+    file = SimpleUploadedFile("shipments.csv", ("日期,发货地区,销售数量,销售金额\n" + rows).encode())
+    upload = dataset_services.upload_receive(
+        tenant=tenant_a, chunks=file.chunks(), original_name=file.name, size=file.size
+    )
+    dataset = dataset_services.dataset_create(tenant=tenant_a, upload=upload, name="发货").dataset
+    conversation = conversation_for(tenant_a, dataset)
+    page = open_page(browser, server, make_user(tenant=tenant_a, role=Role.ANALYST))
+    page.goto(f"{server}/conversations/{conversation.pk}/")
+    page.fill("#question", "各发货地区的销量是多少")  # 销量: 销售数量 or 销售金额?
+    page.click("#ask-button")
+    turn = page.locator("article.turn").first
+    reply = turn.locator(".reply[data-clarification=true]")
+    expect(reply.locator(".clarification-label")).to_have_text("需要确认")
+    expect(reply.locator(".clarification .answer")).to_contain_text("“销量”可以指这几列：销售数量、销售金额")
+    assert reply.locator(".verified").count() == 0, "a question back has no numbers to check"
+    expect(turn.locator("li.step-verify")).to_have_text("需要你确认：尚未计算任何数字。")
+    assert reply.locator("details.explanation").count() == 0 and reply.locator(".result-table").count() == 0
+    chips = reply.locator(".chips button.chip")
+    expect(chips).to_have_text(["各发货地区的销售数量是多少", "各发货地区的销售金额是多少"])
+    expect(reply.locator(".chips .muted")).to_have_text("你指的是哪一种？点选即可提问：")
+    shot(page, "10-clarification")
+
+    chips.nth(1).click()
+    second = page.locator("article.turn").nth(1)
+    expect(second.locator(".question")).to_have_text("各发货地区的销售金额是多少")
+    expect(second.locator(".reply .answer span.grounded").first).to_be_visible()
+    expect(second.locator(".reply .verified")).to_be_visible()
+    expect(second.locator(".result-table th")).to_have_text(["发货地区", "销售金额合计"])
+    assert second.locator(".reply[data-clarification]").count() == 0
+    expect(page.locator("#ask-button")).to_be_enabled()
+    shot(page, "11-clarification-answered")
+
+    page.reload()  # the stored clarification is shown the same way
+    stored = page.locator("article.turn").first
+    expect(stored.locator(".clarification-label")).to_have_text("需要确认")
+    expect(stored.locator(".chips button.chip")).to_have_count(2)
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -1,4 +1,9 @@
-"""narrate: the response users see (DESIGN.md section 5), built from the run's results, never typed."""
+"""narrate: the response users see (DESIGN.md section 5), built from the run's results, never typed.
+
+A final text that opens with the clarification marker (apps/agent/clarification.py) and passes its rule (a
+question quoting no number, at least two choices) becomes a clarification: `answer` is the question,
+`recommended_questions` and `clarification.choices` the choices. The marker line is removed from every answer.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +13,13 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from apps.agent.clarification import read_clarification, strip_marker
 from apps.agent.explain import explain
 from apps.agent.response import (
     AskResponse,
     AuditOut,
     ChartOut,
+    ClarificationOut,
     CoverageOut,
     GroundingOut,
     LlmUsageOut,
@@ -29,6 +36,15 @@ MAX_FOLLOW_UPS = 3
 def split_follow_ups(answer: str) -> tuple[str, list[str]]:
     questions = [m["q"] for m in FOLLOW_UP.finditer(answer)][:MAX_FOLLOW_UPS]
     return FOLLOW_UP.sub("", answer).strip(), questions
+
+
+def answer_parts(answer: str) -> tuple[str, list[str], ClarificationOut | None]:
+    """The answer's text, its suggested questions, and the clarification it asks (if it is one)."""
+    asked = read_clarification(answer)
+    if asked is not None:
+        return asked.question, list(asked.choices), ClarificationOut(question=asked.question, choices=asked.choices)
+    text, questions = split_follow_ups(strip_marker(answer)[1])
+    return text, questions, None
 
 
 def _verification(state: RunState) -> VerificationOut:
@@ -81,7 +97,7 @@ def narrate(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         status=status, verification=_verification(state), error=state.error, audit=_audit(state, ctx)
     )
     if status == "answered":
-        response.answer, response.recommended_questions = split_follow_ups(state.answer)
+        response.answer, response.recommended_questions, response.clarification = answer_parts(state.answer)
         response.tables = [
             TableOut(
                 name=f"{o.ref} · {o.name}",

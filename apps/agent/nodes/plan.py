@@ -17,6 +17,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph.runtime import Runtime
 
 from apps.agent import llm
+from apps.agent.clarification import strip_marker
 from apps.agent.messages import user_error
 from apps.agent.nodes.verify import verify_input
 from apps.agent.state import LlmCall, RunContext, RunState
@@ -142,6 +143,7 @@ def _refuse(state: RunState, ctx: RunContext, refusal: Refusal) -> dict[str, Any
 
 def shown_plan_text(state: RunState, ctx: RunContext, text: str) -> str:
     """The text streamed beside tool calls, when it passes the plan-text checks (VERIFY.md check 8); else ""."""
+    text = strip_marker(text)[1]  # a clarification's marker is the model's, never shown
     if not text:
         return ""
     verdict = check_plan_text(verify_input(state, ctx, text))

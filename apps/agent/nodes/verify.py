@@ -8,9 +8,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.utils.translation import gettext as _
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
+from apps.agent.clarification import read_clarification
 from apps.agent.messages import user_error
 from apps.agent.references import fill_references
 from apps.agent.state import RunContext, RunState
@@ -117,10 +119,11 @@ def verify_node(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]
     answer, _fills = fill_references(strip_think(state.draft), state.outcomes)
     verdict = verify(verify_input(state, ctx, answer))
     retry = not verdict.passed and not state.retried
+    asks = verdict.passed and read_clarification(answer) is not None
     ctx.emit(  # people see codes and a short status in their language, never the model-facing text
         "verify",
         passed=verdict.passed,
-        message=verdict.user_status(),
+        message=str(_("A question back: nothing was computed yet.")) if asks else verdict.user_status(),
         reasons=[r.for_people() for r in verdict.reasons],
         warnings=[w.for_people() for w in verdict.warnings],
         retry=retry,

@@ -1,5 +1,6 @@
 """Analysis cues in a question: aggregation words and where they stand, top-N, thresholds, counting,
-shares and rates, changes over time, correlation, rankings and chart requests."""
+shares and rates, changes over time, correlation, rankings, chart requests, the earliest or latest date,
+a measure's distribution, and analyses the tools cannot do."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from apps.agent.offline import lexicon as lx
-from apps.agent.offline.schema_terms import Schema, Term, alias_pattern, fold
+from apps.agent.offline.schema_terms import CONCEPT_PART, Schema, Term, alias_pattern, fold
 from apps.agent.offline.timewords import _number
 
 _N = r"(\d+|[一二两三四五六七八九十]+|one|two|three|four|five|six|seven|eight|nine|ten)"
@@ -68,11 +69,21 @@ class Cues:
     quantile: float | None = None
     chart: str | None = None
     thresholds: list[Threshold] = field(default_factory=list)
-    unsupported: str | None = None
+    summary: bool = False
+    when: str | None = None  # "min" / "max": the earliest or latest date is asked for
+    unsupported: tuple[str, str] | None = None  # (family, the words that need it)
 
 
-UNSUPPORTED: tuple[str, ...] = ("预测", "预计", "为什么", "建议", "模拟", "聚类", "回归", "forecast", "predict")
-UNSUPPORTED += ("why", "recommend", "what if", "simulate", "cluster", "regression")
+UNSUPPORTED: tuple[str, ...] = tuple(w for words in lx.UNSUPPORTED_ANALYSES.values() for w in words)
+_FAMILY_OF = {w: family for family, words in lx.UNSUPPORTED_ANALYSES.items() for w in words}
+# A row named by its place in the file: "第3行", "row 5", "the second entry", "the last team listed".
+_ROW_POSITION = re.compile(
+    r"第\s*[\d一二三四五六七八九十百]+\s*(?:行|条记录|条数据)"
+    r"|(?<![a-z])(?:row|entry|record)\s+(?:no\.?\s*|number\s+)?\d+(?![\d.])"
+    r"|(?<![a-z])(?:\d+(?:st|nd|rd|th)|second|third|fourth|fifth|penultimate)\s+(?:row|entry|record)s?(?![a-z])"
+    r"|(?<![a-z])(?:first|last|next|previous|final)(?:\s+[a-z'\-]+){0,4}\s+(?:listed(?![a-z])"
+    r"|(?:on|in)\s+(?:the|this)\s+(?:list|table)(?![a-z]))"
+)
 
 
 def _free(taken: bytearray, start: int, end: int) -> bool:
@@ -233,8 +244,45 @@ def _intents(text: str, taken: bytearray, cues: Cues) -> None:
         cues.quantile = int(m.group(1) or m.group(2)) / 100
     elif "四分位" in text or "quartile" in text:
         cues.quantile = 0.25 if ("下四分位" in text or "lower quartile" in text) else 0.75
-    unsupported = find_words(text, UNSUPPORTED, taken)
-    cues.unsupported = unsupported[0][2] if unsupported else None
+    cues.summary = bool(find_words(text, lx.DISTRIBUTION_WORDS, taken))
+
+
+def _unsupported(question: str, text: str, taken: bytearray, dates: list[Term]) -> tuple[str, str] | None:
+    """The first analysis the question needs that no tool does, outside mentioned columns: its family and the
+    question's own words for it. A place in the list around a date column ("the first hire date in the
+    table") is the earliest date, not a row's position."""
+    hits = find_words(text, UNSUPPORTED, taken)
+    if hits:
+        start, end, word = hits[0]
+        return _FAMILY_OF[word], question[start:end]
+    for m in _ROW_POSITION.finditer(text):
+        if _free(taken, m.start(), m.start() + 1) and not any(m.start() <= t.start < m.end() for t in dates):
+            return "row_order", question[m.start() : m.end()]
+    return None
+
+
+def _without_partial_mentions(taken: bytearray, terms: list[Term]) -> bytearray:
+    """Claimed spans, less those that only match part of a column's name: "预测" in 预测下个月的金额 still asks
+    for a forecast when a column is called 预测准确率, while 预测准确率的平均值 names the column."""
+    mask = bytearray(taken)
+    for term in terms:
+        if term.kind == "column" and term.strength <= CONCEPT_PART:
+            mask[term.start : term.end] = bytes(term.length)
+    return mask
+
+
+def _time_edge(text: str, dates: list[Term], taken: bytearray, cues: Cues) -> None:
+    """ "first order date", "最早的一条订单是哪天": the earliest (or latest) value of the time column."""
+    edges = sorted(find_words(text, lx.EARLY_WORDS, taken) + find_words(text, lx.LATE_WORDS, taken))
+    if not edges:
+        return
+    asks_date = bool(find_words(text, lx.WHEN_WORDS, taken))
+    for start, end, word in edges:
+        named = any(0 <= t.start - end <= 3 and not text[end : t.start].strip(" 的") for t in dates)
+        if named or asks_date:
+            cues.when = "min" if word in lx.EARLY_WORDS else "max"
+            _claim(taken, start, end)
+            return
 
 
 def _ranking(text: str, terms: list[Term], taken: bytearray, cues: Cues) -> None:
@@ -272,7 +320,10 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     _top(text, taken, cues)
     cues.thresholds = _thresholds(text, question, taken, schema, terms)
     _intents(text, taken, cues)
+    dates = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category in ("time", "year")]
+    cues.unsupported = _unsupported(question, text, _without_partial_mentions(taken, terms), dates)
     _ranking(text, terms, taken, cues)
+    _time_edge(text, dates, taken, cues)
     _counting(text, terms, taken, cues)
     words = [w for ws in lx.AGG_WORDS.values() for w in ws]
     func_of = {w: f for f, ws in lx.AGG_WORDS.items() for w in ws}

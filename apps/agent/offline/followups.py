@@ -103,13 +103,7 @@ def fallback_draft(plan: Plan, schema: Schema, ref: str | None, metric: str, lan
     words = ("、" if zh else ", ").join(f"“{w}”" for w in plan.unmapped)
     if plan.reason == "greeting":
         return _greeting(schema, ref, metric, lang, question)
-    if plan.reason == "unsupported":
-        why = (
-            f"{words}这类分析目前不支持，我只能基于已有数据做统计"
-            if zh
-            else f"{words} is not an analysis I can do; I only compute statistics of the data"
-        )
-    elif plan.reason == "query_failed":
+    if plan.reason == "query_failed":  # analyses no tool does are refused before any query (refusals.py)
         why = "按这个问题构造的查询没有成功执行" if zh else "the query built for this question could not run"
     elif words:
         why = f"数据中没有与{words}对应的列" if zh else f"no column in the data matches {words}"

@@ -6,8 +6,13 @@ returned; the question's words only choose among them. What cannot be mapped is 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
+from apps.agent.clarification import Clarification
 from apps.agent.messages import language_of
 from apps.agent.offline import lexicon as lx
+from apps.agent.offline.ambiguity import Readings, read
+from apps.agent.offline.conditions import ask_about_conditions
 from apps.agent.offline.cues import Cues, find_words, read_cues
 from apps.agent.offline.leftovers import leftover_words
 from apps.agent.offline.metrics import MetricBuilder
@@ -26,18 +31,26 @@ def _claim(taken: bytearray, start: int, end: int) -> None:
 class Analyzer:
     """Reads one question against one schema; `plan()` returns what to compute."""
 
-    def __init__(self, question: str, profile: TableProfile, lang: Lang | None = None) -> None:
+    def __init__(
+        self,
+        question: str,
+        profile: TableProfile,
+        lang: Lang | None = None,
+        synonyms: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
         self.question, self.text = question, fold(question)
         self.lang: Lang = lang or language_of(question)
-        self.schema: Schema = schema_of(profile)
+        self.schema: Schema = schema_of(profile, synonyms)
+        self.profile = profile
         reserved = [w for names, _n, _d in lx.RATE_CONCEPTS for w in names] + list(lx.IDIOMS)
         rates = find_words(self.text, reserved, bytearray(len(self.text)))
-        self.terms = [
-            t for t in find_terms(question, self.schema) if not any(s < t.end and t.start < e for s, e, _w in rates)
-        ]
+        mentions = find_terms(question, self.schema)
+        terms = [t for t in mentions if not any(s < t.end and t.start < e for s, e, _w in rates)]
+        self.readings: Readings = read(question, self.text, self.schema, terms, self.lang)
+        self.terms = self.readings.terms
         self.taken = bytearray(len(self.text))
-        for term in self.terms:
-            _claim(self.taken, term.start, term.end)
+        for start, end in [(t.start, t.end) for t in self.terms] + [s for s in [self.readings.basis_span] if s]:
+            _claim(self.taken, start, end)
         self.time_col = self.schema.time_column([t.column for t in self.terms if t.kind == "column"])
         found = [f for f in find_time_filters(self.text, self.time_col) if self._free(f.start, f.end)]
         for f in found:
@@ -126,9 +139,12 @@ class Analyzer:
     def plan(self) -> Plan:
         plan = Plan(lang=self.lang)
         if self.cues.unsupported:
-            return self.fallback([self.cues.unsupported], "unsupported")
+            family, word = self.cues.unsupported
+            return self.fallback([word], "unsupported", family)
         if not self.terms and not self.time_filters and find_words(self.text, lx.GREETINGS, bytearray(len(self.text))):
             return self.fallback([], "greeting")
+        if self.readings.asked is not None:  # ambiguous: asked back, nothing computed
+            return self.clarify(self.readings.asked)
         values = self.value_terms()
         grain = self.time_grain()
         if grain and self.time_col is not None:
@@ -151,11 +167,19 @@ class Analyzer:
         builder.finish()
         missing = [w for w in leftover_words(self.text, self.taken, self.question) if _business_word(w)]
         plan.unmapped = list(dict.fromkeys([*plan.unmapped, *missing]))
+        asked = ask_about_conditions(self, plan)
+        if asked is not None:
+            return self.clarify(asked)
         return plan
 
-    def fallback(self, unmapped: list[str], reason: str) -> Plan:
+    def clarify(self, asked: Clarification) -> Plan:
+        plan = self.fallback([], "clarify")
+        plan.clarification = asked
+        return plan
+
+    def fallback(self, unmapped: list[str], reason: str, unsupported: str = "") -> Plan:
         name = "行数" if self.lang == "zh" else "row_count"
-        plan = Plan(lang=self.lang, kind="fallback", unmapped=unmapped, reason=reason)
+        plan = Plan(lang=self.lang, kind="fallback", unmapped=unmapped, reason=reason, unsupported=unsupported)
         plan.metrics = [Metric(name=name, func="count")]
         return plan
 
@@ -166,6 +190,11 @@ def _business_word(word: str) -> bool:
     return any(folded == fold(form) for forms in lx.CONCEPTS.values() for form in forms)
 
 
-def analyze(question: str, profile: TableProfile, lang: Lang | None = None) -> Plan:
-    """The plan for one question over one table's profile."""
-    return Analyzer(question, profile, lang).plan()
+def analyze(
+    question: str,
+    profile: TableProfile,
+    lang: Lang | None = None,
+    synonyms: Mapping[str, Sequence[str]] | None = None,
+) -> Plan:
+    """The plan for one question over one table's profile (and the tenant's synonyms, {column: [words]})."""
+    return Analyzer(question, profile, lang, synonyms).plan()

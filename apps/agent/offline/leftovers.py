@@ -48,21 +48,23 @@ _VOCABULARY: tuple[str, ...] = tuple(
 _RUN = re.compile(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}")
 
 
-def leftover_words(text: str, taken: bytearray, question: str) -> list[str]:
-    """Runs of two or more Chinese characters and English words outside every recognised span."""
+def leftover_spans(text: str, taken: bytearray) -> list[tuple[int, int]]:
+    """Where the runs of two or more Chinese characters and English words outside every recognised span are."""
     mask = bytearray(taken)
     for start, end, _word in find_words(text, _VOCABULARY, mask):
         mask[start:end] = b"\x01" * (end - start)
     kept = "".join(ch if not mask[i] else " " for i, ch in enumerate(text))
-    found: list[str] = []
+    spans = []
     for m in _RUN.finditer(kept):
         word = m.group(0)
-        if word.isascii() and (word in lx.STOPWORDS_EN or singular(word) in lx.STOPWORDS_EN):
-            continue
-        original = question[m.start() : m.end()]
-        if original not in found:
-            found.append(original)
-    return found
+        if not (word.isascii() and (word in lx.STOPWORDS_EN or singular(word) in lx.STOPWORDS_EN)):
+            spans.append((m.start(), m.end()))
+    return spans
+
+
+def leftover_words(text: str, taken: bytearray, question: str) -> list[str]:
+    """The words of `leftover_spans`, as the question wrote them, once each."""
+    return list(dict.fromkeys(question[start:end] for start, end in leftover_spans(text, taken)))
 
 
 def unsupported_word(text: str) -> str | None:

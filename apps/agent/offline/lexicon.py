@@ -209,6 +209,42 @@ CUMULATIVE_WORDS = ("累计", "累积", "cumulative", "running total", "cumulati
 CORR_WORDS = ("相关系数", "相关性", "相关", "correlation", "correlate", "correlated")
 COMPARE_WORDS = ("对比", "比较", "相比", "vs", "versus", "compare", "compared", "comparison", "和", "与", "and")
 TREND_WORDS = ("趋势", "走势", "变化", "随时间", "trend", "over time", "timeline", "time series")
+# A measure's spread: its five-number summary (minimum, quartiles, median, maximum).
+DISTRIBUTION_WORDS = ("分布情况", "分布", "描述性统计", "描述统计", "distribution", "summary statistics", "descriptive")
+# The earliest or latest point of the time column ("最早的一条订单是哪天", "first order date").
+EARLY_WORDS = ("最早", "最先", "首次", "第一次", "earliest", "first", "oldest")
+LATE_WORDS = ("最晚", "最迟", "最新", "最后一次", "latest", "last", "most recent", "newest")
+WHEN_WORDS = ("哪天", "哪一天", "什么时候", "何时", "哪个日期", "when", "what date", "which date", "which day")
+
+# Analyses the query tools cannot do, by family: a question that needs one gets a refusal naming it and the
+# nearest question that can be answered. English entries match as whole words (with plural/-ing/-ed forms).
+UNSUPPORTED_ANALYSES: dict[str, tuple[str, ...]] = {
+    "stat_test": tuple(
+        "显著性检验 显著性 显著差异 差异显著 是否显著 显著不同 统计显著 统计学意义 假设检验 检验 p值 置信区间".split()
+    )
+    + tuple("方差分析 卡方 正态性 正态分布 正态".split())
+    + ("t test", "z test", "p value", "significant", "significance", "hypothesis test", "chi square", "anova")
+    + ("normality", "normally distributed", "normal distribution", "confidence interval", "mann whitney")
+    + ("wilcoxon", "shapiro", "kolmogorov"),
+    "outliers": tuple("异常值 异常点 异常数据 异常检测 离群值 离群点 离群 西格玛 σ".split())
+    + ("outlier", "anomaly", "anomalies", "anomalous", "sigma", "z score"),
+    "model": tuple(
+        "预测 预计 预估 未来 聚类 分群 回归 建模 机器学习 深度学习 神经网络 决策树 随机森林 分类模型 外推".split()
+    )
+    + ("forecast", "predict", "prediction", "predictive", "projection", "extrapolate", "extrapolation")
+    + ("cluster", "k means", "classify", "classifier", "classification", "regression", "machine learning")
+    + ("neural network", "decision tree", "random forest"),
+    "row_order": tuple("第一行 最后一行 上一行 下一行 前一行 后一行 首行 末行 行号 第几行 原始顺序 表格顺序".split())
+    + tuple("表中顺序 第一条记录 最后一条记录 上一条记录 下一条记录 第一条数据 最后一条数据".split())
+    + ("first row", "last row", "previous row", "next row", "row above", "row below", "row number", "row order")
+    + ("first entry", "last entry", "previous entry", "next entry", "first record", "last record", "first line")
+    + ("last line", "listed first", "listed last", "first listed", "last listed", "listed next", "listed above")
+    + ("listed below", "listed before", "listed after", "listed previously", "top of the table", "top of the list")
+    + ("bottom of the table", "bottom of the list", "table order", "original order", "order in the table")
+    + ("previous to", "right after", "right before", "directly above", "directly below", "immediately after")
+    + ("immediately before", "just above", "just below"),
+    "explain": ("为什么", "建议", "模拟", "why", "recommend", "what if", "simulate"),
+}
 
 GRAIN_WORDS: dict[str, tuple[str, ...]] = {
     "day": ("每天", "每日", "按天", "按日", "逐日", "日度", "每一天", "daily", "per day", "by day", "each day"),

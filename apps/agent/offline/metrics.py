@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from apps.agent.offline.cues import find_words
+from apps.agent.offline.lexicon import WHEN_WORDS, WHICH_WORDS
 from apps.agent.offline.plan import Metric, Plan, Shown
 from apps.agent.offline.schema_terms import Term, fold, singular
 from apps.agent.offline.shaping import finish_plan
@@ -173,6 +175,15 @@ class MetricBuilder:
         self.plan.derived.append({"name": name, "expr": f"[{num}] / [{den}]"})
         self.plan.shown = [Shown(name, fmt), Shown(num), Shown(den)]
 
+    def subject_ratio(self, numerator: str, base: str) -> None:
+        """ "退货率" (ambiguity.SubjectRate): the subject's column over its base, in the unit settled for it."""
+        rate = self.a.readings.rate
+        assert rate is not None  # noqa: S101 - a rate pair comes with its rate
+        num = self.add(Metric(self.agg_name("sum", numerator), "sum", numerator), rate.start)
+        den = self.add(Metric(self.agg_name("sum", base), "sum", base), rate.start)
+        name = re.sub(r"\s+", "", rate.word) if self.zh else _slug(rate.word)
+        self.ratio(name, num.name, den.name, "pct")
+
     def concept_ratio(self) -> bool:
         if self.a.cues.rate_concept is None:
             return False
@@ -224,6 +235,8 @@ class MetricBuilder:
             self.add(Metric(name, "corr", first, column2=second), self.measures[0].start)
         elif cues.rate_concept:
             self.concept_ratio()
+        elif self.a.readings.rate_pair is not None:
+            self.subject_ratio(*self.a.readings.rate_pair)
         elif conditions:
             self.conditional_ratio(conditions)
         elif cues.share and self.plan.groups:
@@ -234,6 +247,10 @@ class MetricBuilder:
             first, second = self.measures[0].column, self.measures[1].column
             name = f"{first}/{second}" if self.zh else f"{_slug(first)}_per_{singular(_slug(second))}"
             self.ratio(name, num, den, None)
+        elif self.time_edge_asked():
+            self.time_edge()
+        elif cues.summary and len(self.measures) == 1 and not self.plan.groups and not cues.counting:
+            self.summary(self.measures[0])
         elif cues.ranking and not self.plan.groups and self.measures and not cues.counting:
             self.rows()
         else:
@@ -243,6 +260,38 @@ class MetricBuilder:
             if not self.plan.metrics and (cues.ranking or cues.share) and (self.plan.groups or self.a.columns("id")):
                 self.count_rows()
         self.plan.metrics.sort(key=lambda m: self.positions.get(m.name, 0))
+
+    def time_edge_asked(self) -> bool:
+        cues = self.a.cues
+        return bool(cues.when and self.a.time_col and not self.measures and not cues.counting)
+
+    def time_edge(self) -> None:
+        """The earliest or latest value of the time column: 最早下单日期 / earliest_order_date."""
+        assert self.a.time_col is not None  # noqa: S101 - time_edge_asked() checked it
+        column, func = self.a.time_col.name, self.a.cues.when or "min"
+        if self.zh:
+            name = ("最早" if func == "min" else "最晚") + column
+        else:
+            name = ("earliest_" if func == "min" else "latest_") + re.sub(r"\s+", "_", column)
+        self.add(Metric(self.unique(name), func, column), 0)
+        cues, text = self.a.cues, self.a.text
+        asked_when = bytearray(len(text))  # "哪天" asks for the date, not which group
+        for start, end, _word in find_words(text, WHEN_WORDS, asked_when):
+            asked_when[start:end] = b"\x01" * (end - start)
+        if self.plan.dims and not cues.ranking and find_words(text, WHICH_WORDS, asked_when):
+            cues.ranking, cues.ascending = True, func == "min"  # "which department hired first"
+
+    def summary(self, term: Term) -> None:
+        """A measure's distribution: minimum, lower quartile, median, upper quartile and maximum."""
+        column = term.column
+        zh = ("最小值", "下四分位数", "中位数", "上四分位数", "最大值")
+        en = ("min", "lower_quartile", "median", "upper_quartile", "max")
+        steps: tuple[tuple[str, float | None], ...] = (("min", None), ("quantile", 0.25), ("median", None))
+        steps += (("quantile", 0.75), ("max", None))
+        slug = re.sub(r"\s+", "_", column)
+        for (func, q), zh_word, en_word in zip(steps, zh, en, strict=True):
+            name = self.unique(f"{column}{zh_word}" if self.zh else f"{en_word}_{slug}")
+            self.add(Metric(name, func, column, q=q), term.start)
 
     def per(self) -> bool:
         """ "revenue per session": one measure over another."""

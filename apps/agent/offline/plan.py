@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from apps.agent.clarification import Clarification
+
 PlanKind = Literal["scalar", "grouped", "ranking", "rows", "trend", "fallback"]
 Lang = Literal["zh", "en"]
 
@@ -71,6 +73,8 @@ class Plan:
     time_group: str | None = None
     unmapped: list[str] = field(default_factory=list)
     reason: str = ""
+    clarification: Clarification | None = None  # asked back instead of computing anything
+    unsupported: str = ""  # the family of analysis the tools cannot do (lexicon.UNSUPPORTED_ANALYSES)
 
     @property
     def dims(self) -> list[Group]:

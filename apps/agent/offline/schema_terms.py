@@ -1,13 +1,15 @@
 """Columns as the planner sees them, and where a question mentions them (by name, synonym or value).
 
-Every column gets aliases: its own name, the words of the concepts it belongs to (lexicon), the core of
-a yes/no column's name (是否退货 -> 退货), and its significant parts. A question is scanned for every
-alias and every known value; overlapping mentions are settled longest first, then strongest.
+Every column gets aliases: its own name, the tenant's synonyms for it (each another name of the column),
+the words of the concepts it belongs to (lexicon), the core of a yes/no column's name (是否退货 -> 退货),
+and its significant parts. A question is scanned for every alias and every known value; overlapping
+mentions are settled longest first, then strongest.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
@@ -16,8 +18,9 @@ from apps.agent.offline.lexicon import CONCEPTS, FLAG_PREFIXES, GENERIC_PARTS, T
 from apps.datasets.profile import TableProfile
 
 Category = Literal["time", "year", "measure", "dimension", "id", "flag"]
-NAME, VALUE_EXACT, CORE, VALUE_SYNONYM, CONCEPT, VALUE_FOLDED, CONCEPT_PART, PART = (
+NAME, SYNONYM, VALUE_EXACT, CORE, VALUE_SYNONYM, CONCEPT, VALUE_FOLDED, CONCEPT_PART, PART = (
     3.0,
+    2.8,
     2.6,
     2.5,
     2.4,
@@ -157,14 +160,20 @@ def _parts(name: str) -> list[str]:
     return sorted(p for p in pieces if p not in GENERIC_PARTS and not any(g in p for g in ("是否", "编号")))
 
 
-def _aliases(name: str, flag: bool) -> tuple[tuple[str, float], ...]:
+def _aliases(name: str, flag: bool, synonyms: Sequence[str] = ()) -> tuple[tuple[str, float], ...]:
+    """A tenant's synonym counts as another name: it is an alias of its own, and ties the column to the
+    concepts it belongs to just as the name does (营收 for 指标A makes 指标A the revenue column)."""
     folded = " ".join(fold(name).split())
     core = flag_core(name) if flag else folded
     found: dict[str, float] = {folded: NAME}
     if core != folded:
         found[core] = CORE
+    others = [s for s in dict.fromkeys(" ".join(fold(t).split()) for t in synonyms) if s and s != folded]
+    for other in others:
+        found[other] = max(found.get(other, 0.0), SYNONYM)
+    names = [(folded, core), *((other, other) for other in others)]
     for forms in CONCEPTS.values():
-        strength = max((_attach(fold(f), folded, core) for f in forms), default=0.0)
+        strength = max((_attach(fold(f), n, c) for f in forms for n, c in names), default=0.0)
         for form in forms if strength else ():
             found[fold(form)] = max(found.get(fold(form), 0.0), strength)
     for part in _parts(folded):
@@ -188,7 +197,9 @@ def _category(col: Any, row_count: int) -> tuple[Category, Any]:
     return col.role, None
 
 
-def schema_of(profile: TableProfile) -> Schema:
+def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | None = None) -> Schema:
+    """The planner's view of a profile; `synonyms` are the tenant's words per column ({column: [words]})."""
+    synonyms = synonyms or {}
     views = []
     for col in profile.columns:
         category, true_value = _category(col, profile.row_count)
@@ -206,7 +217,7 @@ def schema_of(profile: TableProfile) -> Schema:
                 null_ratio=col.null_ratio,
                 lo=col.min,
                 hi=col.max,
-                aliases=_aliases(col.name, category == "flag"),
+                aliases=_aliases(col.name, category == "flag", synonyms.get(col.name, ())),
             )
         )
     return Schema(views=views, row_count=profile.row_count)

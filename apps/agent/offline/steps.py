@@ -1,20 +1,25 @@
 """The planner's next move, decided from the transcript alone: list tables, read the schema, run the
-query, draw it, or write the final draft (plainly when the question cannot be mapped)."""
+query, draw it, or write the final draft (plainly when the question cannot be mapped, and without any
+query when it needs an analysis the tools cannot do or when it asks which of a few readings was meant)."""
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
+from apps.agent.clarification import write_clarification
+from apps.agent.offline.ambiguity import only_a_basis
 from apps.agent.offline.drafts import ResultView, answer_draft
 from apps.agent.offline.followups import fallback_draft, follow_ups
 from apps.agent.offline.intent import analyze, language_of
 from apps.agent.offline.plan import Lang, Metric, Plan
-from apps.agent.offline.schema_terms import find_terms, fold, schema_of, singular
+from apps.agent.offline.refusals import refusal_draft
+from apps.agent.offline.schema_terms import Schema, find_terms, fold, schema_of, singular
 from apps.agent.offline.transcript import ToolResult, Transcript
 from apps.datasets.profile import TableProfile
 
@@ -35,9 +40,8 @@ def _table_args(table: str | None) -> dict[str, Any]:
     return {"table": table} if table else {}
 
 
-def merged_question(previous: str, current: str, profile: TableProfile) -> str:
+def merged_question(previous: str, current: str, schema: Schema) -> str:
     """A follow-up ("那华北呢？", "what about 2024?") read as the previous question with its values swapped."""
-    schema = schema_of(profile)
     now = {t.column: t for t in find_terms(current, schema) if t.kind == "value"}
     text, used = previous, set()
     for term in sorted((t for t in find_terms(previous, schema) if t.kind == "value"), key=lambda t: -t.start):
@@ -74,6 +78,18 @@ def _profile(result: ToolResult) -> TableProfile | None:
         return None
 
 
+def _synonyms(result: ToolResult) -> dict[str, list[str]]:
+    """The tenant's words per column, as get_schema lists them ({column: [words]}); anything else is ignored."""
+    listed = result.data.get("synonyms") if isinstance(result.data, dict) else None
+    if not isinstance(listed, dict):
+        return {}
+    return {
+        str(column): [str(w) for w in words if isinstance(w, str)]
+        for column, words in listed.items()
+        if isinstance(words, list)
+    }
+
+
 class Planner:
     def __init__(self, transcript: Transcript, tools: set[str]) -> None:
         self.t, self.tools = transcript, tools
@@ -92,8 +108,13 @@ class Planner:
         profile = _profile(schema_call)
         if profile is None or "run_query" not in self.tools:
             return Move(draft=self.cannot_read())
-        plan = self.plan_for(profile)
-        return self.query_moves(plan, profile, schema_call.args.get("table"))
+        synonyms = _synonyms(schema_call)
+        plan, schema = self.plan_for(profile, synonyms), schema_of(profile, synonyms)
+        if plan.clarification is not None:  # ambiguous: ask which reading was meant before computing anything
+            return Move(draft=write_clarification(plan.clarification))
+        if plan.reason == "unsupported":  # nothing to compute: no query, so no number to quote
+            return Move(draft=refusal_draft(plan, schema, self.t.question))
+        return self.query_moves(plan, schema, schema_call.args.get("table"))
 
     def read_schema(self) -> Move:
         if self.sql and not self.t.of("list_tables"):
@@ -104,25 +125,26 @@ class Planner:
             return Move(draft=self.cannot_read())
         return Move(calls=[("get_schema", _table_args(table))])
 
-    def plan_for(self, profile: TableProfile) -> Plan:
+    def plan_for(self, profile: TableProfile, synonyms: Mapping[str, Sequence[str]]) -> Plan:
         try:
-            return self._plan_for(profile)
+            return self._plan_for(profile, synonyms)
         except Exception:  # a question the planner trips over gets the plain answer, never a guess
             log.exception("the offline planner could not read %r", self.t.question[:200])
             plan = Plan(lang=self.lang, kind="fallback", reason="unmapped")
             plan.metrics = [Metric("行数" if self.lang == "zh" else "row_count", "count")]
             return plan
 
-    def _plan_for(self, profile: TableProfile) -> Plan:
-        plan = analyze(self.t.question, profile, self.lang)
-        if plan.reason in ("unmapped", "default_count") and self.t.history:
-            merged = merged_question(self.t.history[-1], self.t.question, profile)
-            follow = analyze(merged, profile, self.lang)
+    def _plan_for(self, profile: TableProfile, synonyms: Mapping[str, Sequence[str]]) -> Plan:
+        plan = analyze(self.t.question, profile, self.lang, synonyms)
+        replies = only_a_basis(self.t.question)  # "按金额": the reply to a rate asked back about
+        if (replies or plan.reason in ("unmapped", "default_count")) and self.t.history:
+            merged = merged_question(self.t.history[-1], self.t.question, schema_of(profile, synonyms))
+            follow = analyze(merged, profile, self.lang, synonyms)
             if follow.kind != "fallback":
                 return follow
         return plan
 
-    def query_moves(self, plan: Plan, profile: TableProfile, table: str | None) -> Move:
+    def query_moves(self, plan: Plan, schema: Schema, table: str | None) -> Move:
         queries = self.t.of("run_query")
         if not queries:
             return Move(calls=[("run_query", {"spec": plan.spec(), **_table_args(table)})])
@@ -136,9 +158,9 @@ class Planner:
         if len(queries) > 1:  # the main query failed and a plain count stood in for it
             plan = Plan(lang=self.lang, kind="fallback", reason="query_failed", metrics=plan.metrics[:0])
             plan.metrics = [Metric("行数" if self.lang == "zh" else "row_count", "count")]
-        return self.after_query(plan, profile, last)
+        return self.after_query(plan, schema, last)
 
-    def after_query(self, plan: Plan, profile: TableProfile, query: ToolResult) -> Move:
+    def after_query(self, plan: Plan, schema: Schema, query: ToolResult) -> Move:
         data = query.data if isinstance(query.data, dict) else {}
         result = ResultView(
             ref=query.ref or "q1",
@@ -146,7 +168,6 @@ class Planner:
             rows=[list(r) for r in data.get("rows", [])],
             row_count=int(data.get("row_count") or 0),
         )
-        schema = schema_of(profile)
         if plan.kind == "fallback":
             metric = plan.metrics[0].name
             return Move(draft=fallback_draft(plan, schema, query.ref, metric, self.lang, self.t.question))

@@ -1,0 +1,145 @@
+"""Words left over after reading a question that stand where a condition would ("华东新客户的销售额", "VIP客户的
+销售额", "sales for premium customers"). Answering without them would answer another question, so they are
+asked about when the data has close columns or values (resolve_fields), and reported in the answer otherwise.
+
+Where a condition stands: in Chinese, a leftover phrase right beside a value of the data or right before a
+mention of the data (with at most 的 between); in English, a leftover phrase right after in / for / from /
+among / with / where. A phrase beside a period ("2024年全年") belongs to the period and is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from apps.agent.clarification import Clarification
+from apps.agent.offline.leftovers import leftover_spans
+from apps.agent.offline.plan import Plan
+from apps.agent.offline.schema_terms import fold
+from apps.datasets.resolve import resolve_fields
+
+if TYPE_CHECKING:
+    from apps.agent.offline.intent import Analyzer
+
+MIN_VALUE_SCORE = 0.6  # resolve_fields: a value that contains the word, or that the word contains
+MIN_COLUMN_SCORE = 0.7  # resolve_fields: a glossary form or a name that contains the word
+MAX_CANDIDATES = 2
+_EN_BEFORE = re.compile(r"(?<![a-z])(?:in|for|from|among|with|where)\s+(?:the\s+|our\s+|all\s+)?$")
+_DANGLING = re.compile(r"(?:\s+(?:not|are|is|were|was|be|been|do|does|did))+\s*$", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
+
+
+def _phrases(a: Analyzer) -> list[tuple[int, int]]:
+    """Leftover words, joined when they touch (zh) or are one space apart (en): "VIP" + "客户" is one phrase."""
+    joined: list[tuple[int, int]] = []
+    gap = "" if a.lang == "zh" else " "
+    for start, end in leftover_spans(a.text, a.taken):
+        if joined and a.text[joined[-1][1] : start] in ("", gap):
+            joined[-1] = (joined[-1][0], end)
+        else:
+            joined.append((start, end))
+    return joined
+
+
+def _touches(a: Analyzer, start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    return any(a.text[e:start] in ("", "的") or a.text[end:s] in ("", "的") for s, e in spans)
+
+
+def _stands_as_condition(a: Analyzer, start: int, end: int) -> bool:
+    if _touches(a, start, end, [(f.start, f.end) for f in a.time_filters]):
+        return False
+    if a.lang == "en":
+        return _EN_BEFORE.search(a.text[:start]) is not None
+    values = [(t.start, t.end) for t in a.terms if t.kind == "value"]
+    return _touches(a, start, end, values) or any(
+        t.start >= end and a.text[end : t.start] in ("", "的") for t in a.terms
+    )
+
+
+def condition_phrases(a: Analyzer) -> list[tuple[int, int]]:
+    return [(s, e) for s, e in _phrases(a) if _stands_as_condition(a, s, e)]
+
+
+def _used_columns(plan: Plan) -> set[str]:
+    used = {g.column for g in plan.groups} | {str(f.get("column")) for f in plan.filters}
+    return used | {m.column for m in plan.metrics if m.column}
+
+
+def candidates(a: Analyzer, plan: Plan, phrase: str, parts: list[str]) -> list[tuple[str, str | None]]:
+    """(column, value) pairs close to the phrase or its words; value None: the column itself. A word found in
+    several values of one column ("tonnes" in "1,450 tonnes", "1,440 tonnes") is a unit or a common part of
+    them, not a pointer to one value: that column is not offered for it."""
+    used = _used_columns(plan)
+    views = a.schema.by_name
+    found: list[tuple[str, str | None]] = []
+    for resolution in resolve_fields(dict.fromkeys([phrase, *parts]), a.profile, limit=20):
+        per_column = Counter(m.column for m in resolution.matches if m.kind == "value")
+        for match in resolution.matches[: MAX_CANDIDATES + 1]:
+            view = views.get(match.column)
+            if view is None or view.category not in ("dimension", "id") or view.kind != "text":
+                continue
+            if match.kind == "value" and per_column[match.column] > 1:
+                continue
+            if match.kind == "value" and match.score >= MIN_VALUE_SCORE and isinstance(match.value, str):
+                pair: tuple[str, str | None] = (match.column, match.value)
+            elif match.kind == "column" and match.score >= MIN_COLUMN_SCORE and match.column not in used:
+                pair = (match.column, None)
+            else:
+                continue
+            if pair not in found:
+                found.append(pair)
+    return found[:MAX_CANDIDATES]
+
+
+def _without(question: str, start: int, end: int) -> str:
+    """The question without the phrase, and without the words that only led to it: the "in" / "for" before a
+    phrase that ends the question ("… in tonnes?"), a verb left dangling ("… are not from X?"), an "and" after
+    it ("from X and Y")."""
+    before, after = question[:start], question[end:]
+    lead = _EN_BEFORE.search(fold(before))
+    if lead is not None and re.match(r"\s*(?:[?？,，.。!！]|$)", after):
+        before = _DANGLING.sub("", before[: lead.start()])
+    elif lead is not None:
+        after = re.sub(r"^\s+(?:and|or)(?=\s)", "", after)
+    rest = (before + after).strip()
+    rest = re.sub(r"^的", "", rest) if not before.strip() else rest
+    return re.sub(r"\s+([?？,，.。])", r"\1", re.sub(r"\s{2,}", " ", rest))
+
+
+def _asked(question: str) -> str:
+    return question.strip().rstrip("?？。.!！ ")
+
+
+def _choice(a: Analyzer, start: int, end: int, column: str, value: str | None, shared: bool) -> str:
+    question, zh = a.question, a.lang == "zh"
+    if value is not None:
+        said = (f"{value}（{column}）" if zh else f"{value} ({column})") if shared else value
+        return question[:start] + said + question[end:]
+    rest = _asked(_without(question, start, end))
+    return f"按{column}分组，{rest}？" if zh else f"{rest} by {column}?"
+
+
+def ask_about_conditions(a: Analyzer, plan: Plan) -> Clarification | None:
+    """The question to ask about the first condition-like phrase the data has something close to; phrases
+    with nothing close are added to the plan's unmapped words (the answer says they were left out)."""
+    for start, end in condition_phrases(a):
+        phrase = a.question[start:end]
+        parts = [a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if start <= s and e <= end]
+        found = candidates(a, plan, phrase, parts)
+        if not found or _DIGIT.search(phrase):
+            inside = [w for w in plan.unmapped if fold(w) in fold(phrase)]
+            plan.unmapped = [w for w in plan.unmapped if w not in inside] + [phrase]
+            continue
+        values = [v for _c, v in found if v is not None]
+        choices = [_choice(a, start, end, c, v, shared=v is not None and values.count(v) > 1) for c, v in found]
+        choices.append(_without(a.question, start, end))
+        if a.lang == "zh":
+            question = f"请确认：数据中没有直接对应“{phrase}”的列或值。你指的是下面哪一种，还是忽略它？"
+        else:
+            question = (
+                f"Please confirm: nothing in the data matches “{phrase}” directly. Did you mean one of these, "
+                "or should it be ignored?"
+            )
+        return Clarification(question, list(dict.fromkeys(choices)))
+    return None
