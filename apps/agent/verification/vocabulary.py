@@ -53,6 +53,7 @@ class LabelFinder:
     _by_first: dict[str, list[str]] = field(default_factory=dict)
     _known: set[str] = field(default_factory=set)
     _sorted: bool = True
+    _starts: re.Pattern[str] | None = None
 
     def add(self, label: str) -> None:
         key = norm(label)
@@ -74,18 +75,26 @@ class LabelFinder:
         if not self._sorted:  # longest first, sorted once rather than on every add
             for bucket in self._by_first.values():
                 bucket.sort(key=len, reverse=True)
+            # One character class of first letters lets the scan jump to where a label can start.
+            firsts = "".join(re.escape(ch) for ch in self._by_first)
+            self._starts = re.compile(f"[{firsts}]") if firsts else None
             self._sorted = True
+        if self._starts is None:
+            return []
         haystack = norm(text)
         found: list[tuple[str, int, int]] = []
-        i, size = 0, len(haystack)
-        while i < size:
+        at = 0
+        while True:
+            hit = self._starts.search(haystack, at)
+            if hit is None:
+                return found
+            i = hit.start()
             match = self._match_at(haystack, i)
             if match:
                 found.append((match, i, i + len(match)))
-                i += len(match)
+                at = i + len(match)
             else:
-                i += 1
-        return found
+                at = i + 1
 
     def _match_at(self, haystack: str, i: int) -> str | None:
         for label in self._by_first.get(haystack[i], ()):
