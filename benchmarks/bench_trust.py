@@ -5,11 +5,13 @@ chat-completions server, over two spreadsheets and a SQLite source ingested thro
 Each scenario's truth (correct, wrong, no data) comes from values computed with pandas and sqlite3, never
 from the product. It measures rates and asserts nothing (targets: DESIGN.md section 8).
 
-    .venv/bin/python -m benchmarks.bench_trust [--verbose] [--only honest_ref,swapped] [--set base|heldout|heldout2|all]
+    .venv/bin/python -m benchmarks.bench_trust [--verbose] [--only honest_ref,swapped]
+        [--set base|heldout|heldout2|heldout3|all]
 
 `--set heldout` plays the held-out scenarios instead (benchmarks/trust/heldout.py: other data, questions and
 phrasings, written apart from the verify node's rules); `--set heldout2` a second held-out set on new data
 (benchmarks/trust/heldout2.py: a marketing and a subscriptions table, new questions on the SQL source);
+`--set heldout3` a third on a logistics table and the English sheet (benchmarks/trust/heldout3.py);
 `--set all` plays them all.
 """
 
@@ -35,10 +37,12 @@ def _isolate() -> str:
 
 def _chosen(world: Any, set_name: str, only: set[str]) -> list[Any]:
     """The scenarios of the chosen set(s), limited to the `only` players when given."""
-    from benchmarks.trust import heldout, heldout2, players
+    from benchmarks.trust import heldout, heldout2, heldout3, players
     from benchmarks.trust.facts import compute
     from benchmarks.trust.heldout2_data import add_heldout2_data
     from benchmarks.trust.heldout2_facts import compute_heldout2
+    from benchmarks.trust.heldout3_data import add_heldout3_data
+    from benchmarks.trust.heldout3_facts import compute_heldout3
     from benchmarks.trust.heldout_data import add_heldout_data
     from benchmarks.trust.heldout_facts import compute_heldout
 
@@ -46,6 +50,7 @@ def _chosen(world: Any, set_name: str, only: set[str]) -> list[Any]:
         "base": players.PLAYERS,
         "heldout": heldout.PLAYERS,
         "heldout2": heldout2.PLAYERS,
+        "heldout3": heldout3.PLAYERS,
     }
     names = [name for name in sets if set_name in (name, "all")]
     known = [player for name in names for player in sets[name]]
@@ -59,6 +64,9 @@ def _chosen(world: Any, set_name: str, only: set[str]) -> list[Any]:
     if "heldout2" in names and (not only or only & set(heldout2.PLAYERS)):
         facts2 = compute_heldout2(add_heldout2_data(world))
         chosen += heldout2.scenarios(facts2, only & set(heldout2.PLAYERS) or None)
+    if "heldout3" in names and (not only or only & set(heldout3.PLAYERS)):
+        facts3 = compute_heldout3(add_heldout3_data(world))
+        chosen += heldout3.scenarios(facts3, only & set(heldout3.PLAYERS) or None)
     return chosen
 
 
@@ -69,7 +77,7 @@ def main() -> None:
     parser.add_argument(
         "--set",
         dest="set_name",
-        choices=("base", "heldout", "heldout2", "all"),
+        choices=("base", "heldout", "heldout2", "heldout3", "all"),
         default="base",
         help="which scenarios to play",
     )
