@@ -448,3 +448,17 @@ def test_full_width_thousands_and_month_names():
         "MRR rose from $190,820.75 in October to $186,030.13 in November 2025.", question=question, calls=calls
     )
     assert "mislabeled_value" in codes(swapped)
+
+
+def test_english_labels_before_and_after_their_numbers():
+    rows = [["North", 16508281.61], ["South", 15650598.42], ["East", 15299468.14]]
+    calls = [SCHEMA, run(BY_REGION_2025, ["region", "revenue"], rows)]
+    question = "What was revenue by region in 2025?"
+    swapped = check(
+        "In 2025, South brought in $16,508,281.61 and North $15,650,598.42.", question=question, calls=calls
+    )
+    assert "mislabeled_value" in codes(swapped)
+    after = (
+        "In 2025, North led with $16,508,281.61, compared with $15,650,598.42 for South and $15,299,468.14 for East."
+    )
+    assert check(after, question=question, calls=calls).passed

@@ -18,6 +18,7 @@ from apps.agent.verification.vocabulary import LabelFinder, is_label_text, norm
 # only when a space follows (so 1,234.5 stays one number).
 _BREAK = re.compile(r"[。；;！？!?\n，、]|,(?=\s)|\.(?=\s|$)|\|")
 # "华东、华南分别为 100、200" pairs labels and numbers by position, not by clause: not checked label by label.
+_LABEL_FOLLOWS = re.compile(r"\s*(?:[A-Za-z%]{0,3}\s+)?(?:for|of|at|from|by|in)\s|\s*[元%]?\s*[（(]", re.IGNORECASE)
 _MEASURE_END = re.compile(r"[元件个人单次笔份，,。；;（(）)：:÷×*=+/和与及]|\d|\band\b|\bvs\b")
 _RESPECTIVELY = re.compile(r"分别|依次|respectively", re.IGNORECASE)
 _SENTENCE = re.compile(r"[。！？!?\n；;]|\.(?=\s|$)")
@@ -142,7 +143,11 @@ class Binder:
         if closed >= 0:
             left, before = max(left, closed + 1), max(before, closed + 1)
             spans = [span for span in spans if span[1] >= left]
-        values = _between(spans, before, start) or _between(spans, end, after) or [v for v, _s, _e in spans]
+        after_labels = _between(spans, end, after)
+        if after_labels and _LABEL_FOLLOWS.match(self.draft, end, after):  # "3,456 for Team", "160.5（华东）"
+            values = after_labels
+        else:
+            values = _between(spans, before, start) or after_labels or [v for v, _s, _e in spans]
         # Periods sit on either side ("2025 年 3 月 250 元", "$152K in 2024 to $140K in 2025"): both are read.
         near = self.periods_between(before, start) | self.periods_between(end, after)
         periods = specific_periods(near) or periods
@@ -178,9 +183,11 @@ class Binder:
         key = (left, right)
         if key not in self._clauses:
             whole = self.draft[left:right]
-            found = self.values.find_spans(whole)
-            exact = len(norm(whole)) == len(whole)
-            spans = [(v, left + s, left + e) if exact else (v, left, right) for v, s, e in found]
+            text = whole.strip()  # normalising strips the ends: positions count from the first visible character
+            offset = left + len(whole) - len(whole.lstrip())
+            found = self.values.find_spans(text)
+            exact = len(norm(text)) == len(text)
+            spans = [(v, offset + s, offset + e) if exact else (v, left, right) for v, s, e in found]
             periods = self.periods_between(left, right)
             periods |= {h for h, word in (("H1", "上半年"), ("H2", "下半年")) if word in whole}
             self._clauses[key] = (spans, periods)
