@@ -462,3 +462,32 @@ def test_english_labels_before_and_after_their_numbers():
         "In 2025, North led with $16,508,281.61, compared with $15,650,598.42 for South and $15,299,468.14 for East."
     )
     assert check(after, question=question, calls=calls).passed
+
+
+def test_a_measure_of_the_data_named_beside_another_measures_number_fails():
+    vocab = Vocabulary.from_profiles(
+        [
+            {
+                "columns": [
+                    {"name": "线路", "kind": "text", "role": "dimension", "values": ["同城", "干线"]},
+                    {"name": "件数", "kind": "integer", "role": "measure"},
+                    {"name": "运费", "kind": "number", "role": "measure"},
+                ]
+            }
+        ]
+    )
+    spec = {
+        "group_by": ["线路"],
+        "aggregations": [{"name": "件数合计", "func": "sum", "column": "件数"}],
+        "windows": [{"name": "占比", "func": "share_of_total", "of": "件数合计"}],
+    }
+    calls = [SCHEMA, run(spec, ["线路", "件数合计", "占比"], [["同城", 265060, 0.553], ["干线", 164040, 0.342]])]
+
+    def verdict(draft, question):
+        return verify(VerifyInput(question=question, draft=draft, tool_calls=calls, vocabulary=vocab))
+
+    assert verdict("各线路件数：同城 265,060 件，干线 164,040 件。", "各线路的件数是多少？").passed
+    assert "mislabeled_value" in codes(
+        verdict("各线路运费：同城 265,060 元，干线 164,040 元。", "各线路的运费是多少？")
+    )
+    assert "mislabeled_value" in codes(verdict("各线路运费占比：同城 55.3%，干线 34.2%。", "各线路运费占比是多少？"))

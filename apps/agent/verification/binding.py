@@ -109,6 +109,7 @@ class Binder:
     measure_words: dict[str, set[str]]  # normalised word -> the result columns it names
     dates: list[tuple[int, set[str]]] = field(default_factory=list)  # (position, period tokens) of the draft's dates
     numbers: list[tuple[int, int]] = field(default_factory=list)  # spans of the draft's numbers
+    data_measures: dict[str, str] = field(default_factory=dict)  # normalised word -> a measure column of the data
 
     def __post_init__(self) -> None:
         self._breaks = _Breaks(self.draft)
@@ -122,6 +123,7 @@ class Binder:
         self._sentences: dict[tuple[int, int], tuple[list[str], set[str]]] = {}
         ordered = sorted(self.measure_words, key=len, reverse=True)
         self._measure_order = [w for w in ordered if not w.startswith(_AFTER_ONLY)]
+        self._data_order = sorted(self.data_measures, key=len, reverse=True)
         self._after_only = [w[1:] for w in ordered if w.startswith(_AFTER_ONLY)]
 
     def labels(self, start: int, end: int) -> ClauseLabels | None:
@@ -250,7 +252,18 @@ class Binder:
         for word in words:
             columns = self.measure_words.get(word) or self.measure_words.get(_AFTER_ONLY + word, set())
             named |= {c for c in columns if c in facts.columns}
-        return not named or where.column in named
+        if named and where.column not in named:
+            return False
+        return self._same_source(facts, where, labels)  # "运费占比 55.3%" must be a share of 运费, not of 件数
+
+    def _same_source(self, facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
+        """A measure of the data named next to a number that this result never computed ("运费" beside a sum of
+        件数): the number must come from that measure, not from another one."""
+        said = _words_in(labels.after, self._data_order) or _words_in(labels.text, self._data_order)
+        source = facts.source_of(where.column)
+        if not said or source is None or "=" in labels.text:  # a formula names all its operands
+            return True
+        return any(self.data_measures[w] == source for w in said)
 
     def describe(self, where: Provenance) -> str:
         facts = self.facts.get(where.step)

@@ -129,7 +129,7 @@ class _Evidence:
         dates += _quoted_periods(draft, self.cell_texts)
         dates += [(m.start(), {f"M{_MONTHS[m.group(1)[:3]]}"}) for m in _MONTH_NAME.finditer(draft)]
         numbers = [(m.start, m.end) for m in mentions if m.kind == "number"]
-        return Binder(draft, self.by_step, finder, words, dates, numbers)
+        return Binder(draft, self.by_step, finder, words, dates, numbers, _data_measures(vocab))
 
 
 _MONTHS = {name: i for i, name in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), start=1)}
@@ -138,6 +138,14 @@ _MONTH_NAME = re.compile(
     r"\b(January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?"
 )
+
+
+def _data_measures(vocab: Vocabulary | None) -> dict[str, str]:
+    """The words of the data's measure columns (their names and the tenant's synonyms)."""
+    if vocab is None:
+        return {}
+    measures = {name for name, role in vocab.columns.items() if role == "measure"}
+    return {word: column for word, column in vocab.column_words().items() if column in measures and len(word) >= 2}
 
 
 def _months_of_quarters(tokens: set[str]) -> set[str]:

@@ -170,6 +170,16 @@ class QueryFacts:
         spec = self.spec
         return [w.order_by or "" for w in spec.windows if w.func == func] if spec is not None else []
 
+    def source_of(self, column: str) -> str | None:
+        """The data column an output column sums, averages or takes the extreme of (through a share or a change of
+        it too); None when it is a count, a ratio or unknown."""
+        spec = self.spec
+        if spec is None:
+            return None
+        sources = {a.name: a.column for a in spec.aggregations if a.func in ("sum", "avg", "min", "max", "median")}
+        windows = {w.name: w.of for w in spec.windows}
+        return sources.get(windows.get(column, column))
+
     def change_columns(self) -> set[str]:
         spec = self.spec
         return {w.name for w in spec.windows if w.func in ("pct_change", "diff")} if spec is not None else set()
