@@ -258,9 +258,7 @@ class _QueryExplainer:
         spec, notes, values = self.spec, [], {"count": self.outcome.row_count}
         if "limit" in spec.model_fields_set and not spec.sort and not spec.group_by:
             notes.append(_("no sort order was given, so which %(count)s rows are returned is not defined") % values)
-        if self.outcome.truncated:
-            notes.append(_("only the first %(count)s rows are included; more rows matched") % values)
-        return notes
+        return notes + _truncation_notes(self.outcome)
 
 
 def _parse(expr: str, name: str) -> Node | None:
@@ -325,12 +323,17 @@ def _explain_query(outcome: ToolOutcome, source: str, profiles: Profiles) -> Exp
     )
 
 
+def _truncation_notes(outcome: ToolOutcome) -> list[str]:
+    if not outcome.truncated:
+        return []
+    return [_("only the first %(count)s rows are included; more rows matched") % {"count": outcome.row_count}]
+
+
 def _explain_sql(outcome: ToolOutcome, source: str) -> ExplanationOut:
     sql = _trimmed(str(outcome.arguments.get("sql") or outcome.sql or ""))
     params = outcome.arguments.get("params") or {}
     notes = [_("the numbers come from this SQL exactly as written; read it to see which rows and definitions it uses")]
-    if outcome.truncated:
-        notes.append(_("only the first %(count)s rows are included; more rows matched") % {"count": outcome.row_count})
+    notes += _truncation_notes(outcome)
     return ExplanationOut(
         ref=outcome.ref or "",
         text=_("SQL written for this question, run read-only on %(source)s") % {"source": source},

@@ -335,7 +335,7 @@ def require_complete(message: T) -> T:
     answering from a failure. Messages of other chat models (the offline planner) pass unchanged.
     """
     metadata = getattr(message, "response_metadata", None)
-    if isinstance(metadata, dict) and metadata.get("model_provider") == "openai" and not metadata.get("finish_reason"):
+    if isinstance(metadata, dict) and metadata.get("model_provider") == "openai" and not finish_reason(message):
         logger.warning("language model answer ended without a finish reason; treated as cut off")
         raise _bad_response()
     return message

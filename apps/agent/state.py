@@ -85,3 +85,4 @@ class RunContext:
     max_validation_errors: int = 4
     link_for: Any = None  # (ref, fmt) -> URL of a result download, when the caller can serve one
     started: float = field(default=0.0)
+    vocabularies: dict[int, Any] = field(default_factory=dict)  # the data's words, per number of schema/query calls

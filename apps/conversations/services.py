@@ -69,9 +69,10 @@ def _binding(conversation: Conversation) -> DataBinding:
 
 def _history(conversation: Conversation, before: Message) -> list[dict[str, Any]]:
     """Earlier answered turns with the result tables their answers quoted (verify re-grounds repeated numbers)."""
-    answered = Message.objects.for_tenant(conversation.tenant).filter(
+    latest = Message.objects.for_tenant(conversation.tenant).filter(
         conversation=conversation, status=RunStatus.ANSWERED, pk__lt=before.pk
     )
+    answered = reversed(list(latest.order_by("-pk")[:HISTORY_TURNS]))  # only the turns kept are loaded
     turns = [
         {
             "question": m.question,
@@ -84,7 +85,7 @@ def _history(conversation: Conversation, before: Message) -> list[dict[str, Any]
         }
         for m in answered
     ]
-    return turns[-HISTORY_TURNS:]
+    return turns
 
 
 def ask_create(*, conversation: Conversation, question: str, actor: str) -> Run:

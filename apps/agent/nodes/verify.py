@@ -81,6 +81,15 @@ def vocabulary(binding: DataBinding, outcomes: list[ToolOutcome]) -> Vocabulary:
     return Vocabulary.from_profiles(profiles, synonyms)
 
 
+def _run_vocabulary(ctx: RunContext, outcomes: list[ToolOutcome]) -> Vocabulary:
+    """The vocabulary changes only when a schema or query call is added: the plan node asks at every step."""
+    key = sum(1 for o in outcomes if o.name in ("get_schema", "run_query"))
+    cached = ctx.vocabularies.get(key)
+    if cached is None:
+        cached = ctx.vocabularies[key] = vocabulary(ctx.binding, outcomes)
+    return cached
+
+
 def verify_input(state: RunState, ctx: RunContext, draft: str) -> VerifyInput:
     rules = ctx.rules
     return VerifyInput(
@@ -89,7 +98,7 @@ def verify_input(state: RunState, ctx: RunContext, draft: str) -> VerifyInput:
         tool_calls=records(state.outcomes),
         source_type=ctx.binding.source_type,
         earlier=earlier_turns(state.history),
-        vocabulary=vocabulary(ctx.binding, state.outcomes),
+        vocabulary=_run_vocabulary(ctx, state.outcomes),
         required_tools=rules.required_tools,
         patterns=rules.patterns,
         whitelist=rules.whitelist,

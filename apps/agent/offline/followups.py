@@ -15,7 +15,7 @@ MAX_FOLLOW_UPS = 3
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-def _no_digits(text: str) -> bool:
+def no_digits(text: str) -> bool:
     return not any(ch.isdigit() for ch in text)
 
 
@@ -33,7 +33,7 @@ class _Picks:
 
 def _headline_measure(schema: Schema, plan: Plan | None) -> ColumnView | None:
     """The measure to suggest: the one just asked about, else money or volume, else any summable one."""
-    measures = [v for v in schema.of("measure") if _no_digits(v.name)]
+    measures = [v for v in schema.of("measure") if no_digits(v.name)]
     asked = {m.column for m in plan.metrics if m.column} if plan else set()
     for view in measures:
         if view.name in asked:
@@ -47,10 +47,10 @@ def _headline_measure(schema: Schema, plan: Plan | None) -> ColumnView | None:
 
 def _picks(schema: Schema, plan: Plan | None) -> _Picks:
     used = {g.column for g in plan.groups} if plan else set()
-    dims = [v.name for v in schema.of("dimension") if _no_digits(v.name) and v.distinct <= 50]
+    dims = [v.name for v in schema.of("dimension") if no_digits(v.name) and v.distinct <= 50]
     fresh = [d for d in dims if d not in used] or dims
     time = next((v.name for v in schema.of("time")), None)
-    flag = next((v.name for v in schema.of("flag") if _no_digits(v.name)), None)
+    flag = next((v.name for v in schema.of("flag") if no_digits(v.name)), None)
     flag_used = bool(plan and flag and any(flag in str(m.where) for m in plan.metrics))
     return _Picks(_headline_measure(schema, plan), fresh, time, flag, flag_used)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from apps.agent.offline import lexicon as lx
-from apps.agent.offline.cues import UNSUPPORTED, find_words
+from apps.agent.offline.cues import find_words
 from apps.agent.offline.schema_terms import singular
 
 _VOCABULARY: tuple[str, ...] = tuple(
@@ -65,8 +65,3 @@ def leftover_spans(text: str, taken: bytearray) -> list[tuple[int, int]]:
 def leftover_words(text: str, taken: bytearray, question: str) -> list[str]:
     """The words of `leftover_spans`, as the question wrote them, once each."""
     return list(dict.fromkeys(question[start:end] for start, end in leftover_spans(text, taken)))
-
-
-def unsupported_word(text: str) -> str | None:
-    hits = find_words(text, UNSUPPORTED, bytearray(len(text)))
-    return hits[0][2] if hits else None

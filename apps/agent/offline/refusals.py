@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from apps.agent.offline.followups import MAX_FOLLOW_UPS, follow_ups
+from apps.agent.offline.followups import MAX_FOLLOW_UPS, follow_ups, no_digits
 from apps.agent.offline.plan import Plan
 from apps.agent.offline.schema_terms import ColumnView, Schema, find_terms, fold
 
@@ -51,10 +51,6 @@ _NEAREST: dict[str, tuple[str, str]] = {
 }
 
 
-def _no_digits(text: str) -> bool:
-    return not any(ch.isdigit() for ch in text)
-
-
 @dataclass
 class _Picks:
     """The columns a suggestion is built from: those the question mentions first, else the schema's own."""
@@ -69,7 +65,7 @@ def _picks(schema: Schema, question: str, refused: list[str]) -> _Picks:
     """`refused`: the question's words for the analysis, never read as a column (预测 is not 预测准确率)."""
     terms = [t for t in find_terms(question, schema) if question[t.start : t.end] not in refused]
     mentioned = [schema.by_name[t.column] for t in terms]
-    usable = [v for v in [*mentioned, *schema.views] if _no_digits(v.name)]
+    usable = [v for v in [*mentioned, *schema.views] if no_digits(v.name)]
     measures = [v for v in usable if v.category == "measure"]
     asked = [v for v in measures if v in mentioned]
     summed = [v for v in measures if not v.averaged]
@@ -120,7 +116,7 @@ def nearest_question(family: str, schema: Schema, question: str, refused: list[s
 def refusal_draft(plan: Plan, schema: Schema, question: str) -> str:
     zh = plan.lang == "zh"
     need_zh, need_en = _NEEDS.get(plan.unsupported, _NEEDS["explain"])
-    said = next((w for w in plan.unmapped if _no_digits(w)), "")
+    said = next((w for w in plan.unmapped if no_digits(w)), "")
     if zh:
         asked = f"这个问题中的“{said}”" if said else "这个问题"
         head = f"抱歉，{asked}需要{need_zh}，而我的工具只能对数据做筛选、分组、汇总和排序，无法完成这类分析。"

@@ -6,177 +6,48 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Iterable
 
 from apps.agent.clarification import choice_spans
-from apps.agent.verification.binding import Binder, clause_around, measure_words, specific_periods
+from apps.agent.verification.binding import Binder, clause_around, specific_periods
 from apps.agent.verification.coverage import cover, question_anchors
+from apps.agent.verification.evidence import Evidence, months_of_quarters
 from apps.agent.verification.grounding import (
-    GroundingIndex,
     Provenance,
-    ToolTable,
     date_is_known,
     date_tokens_of_prose,
-    date_tokens_of_text,
 )
 from apps.agent.verification.hygiene import strip_think, unknown_urls, urls_in
+from apps.agent.verification.inputs import (
+    DEFAULT_REQUIRED_TOOLS,
+    EarlierTurn,
+    SourceType,
+    ToolCallRecord,
+    VerifyInput,
+)
 from apps.agent.verification.numbers import Mention, canonical_date, find_mentions, mentions_of
-from apps.agent.verification.patterns import DEFAULT_PATTERNS, Pattern, find_fake_data
+from apps.agent.verification.patterns import find_fake_data
 from apps.agent.verification.queries import QueryFacts
 from apps.agent.verification.superlatives import comparison_problems, superlative_problems
 from apps.agent.verification.verdict import Exempt, Grounded, MatchedPattern, Reason, Ungrounded, Verdict
-from apps.agent.verification.vocabulary import LabelFinder, Vocabulary, is_label_text, norm
+from apps.agent.verification.vocabulary import LabelFinder, norm
 
-SourceType = Literal["file", "sql"]
-DEFAULT_REQUIRED_TOOLS: dict[str, dict[str, list[str]]] = {
-    "file": {"all": ["get_schema", "run_query"]},
-    "sql": {"any": ["run_query", "execute_sql_safe"]},
-}
-# Results that ground numbers. Schema statistics (null ratios, distinct counts) describe columns, not answers.
-GROUNDING_TOOLS = ("run_query", "execute_sql_safe", "sample_rows", "list_tables")
-SEARCH_TOOLS = ("search_web",)
+# The verify node's public names: callers import the inputs from here, as from one module.
+__all__ = [
+    "DEFAULT_REQUIRED_TOOLS",
+    "EarlierTurn",
+    "SourceType",
+    "ToolCallRecord",
+    "VerifyInput",
+    "check_plan_text",
+    "verify",
+]
+
 _COMPARED = re.compile(
     r"没有|未|不到|不足|达到|超过|低于|高于|少于|多于|相比|比|差|距离|而非|不是|not|below|above|short of|less than|"
     r"more than|fewer than|exceed|compared|versus|\bvs\b|rather than|instead of|\bthan\b",
     re.IGNORECASE,
 )
-
-
-@dataclass(frozen=True)
-class ToolCallRecord:
-    """One tool call of the run, as verify sees it."""
-
-    step: int
-    name: str
-    status: Literal["ok", "validation_error", "system_error"]
-    arguments: dict[str, Any] = field(default_factory=dict)
-    columns: Sequence[str] = ()
-    rows: Sequence[Sequence[Any]] = ()
-    row_count: int = 0
-    error: str = ""
-    payload: Any = None
-
-
-@dataclass(frozen=True)
-class EarlierTurn:
-    """An earlier turn of the conversation with the result tables its answer was built from."""
-
-    question: str
-    answer: str = ""
-    tables: Sequence[tuple[Sequence[str], Sequence[Sequence[Any]]]] = ()
-
-
-@dataclass
-class VerifyInput:
-    question: str
-    draft: str
-    tool_calls: list[ToolCallRecord]
-    source_type: SourceType = "file"
-    earlier: list[EarlierTurn] = field(default_factory=list)
-    vocabulary: Vocabulary | None = None
-    required_tools: dict[str, dict[str, list[str]]] = field(default_factory=lambda: DEFAULT_REQUIRED_TOOLS)
-    patterns: Iterable[Pattern] = DEFAULT_PATTERNS
-    whitelist: Iterable[str] = ()
-    strict: bool = True
-
-
-class _Evidence:
-    """Everything a draft may be checked against, built once per check."""
-
-    def __init__(self, inp: VerifyInput) -> None:
-        time_columns = {c for c, role in (inp.vocabulary.columns.items() if inp.vocabulary else []) if role == "time"}
-        ok = [c for c in inp.tool_calls if c.status == "ok"]
-        self.facts = [
-            QueryFacts(c.step, c.name, c.arguments, list(c.columns), list(c.rows), c.row_count, time_columns)
-            for c in ok
-            if c.name in GROUNDING_TOOLS
-        ]
-        self.earlier_facts = [
-            QueryFacts(-(turn + 1), "earlier", {}, list(cols), list(rows), len(rows), time_columns)
-            for turn, earlier in enumerate(inp.earlier)
-            for cols, rows in earlier.tables
-        ]
-        self.index = GroundingIndex([ToolTable(f.step, f.columns, f.rows, f.row_count) for f in self.facts])
-        self.earlier_index = GroundingIndex(
-            [ToolTable(f.step, f.columns, f.rows, f.row_count) for f in self.earlier_facts]
-        )
-        self.search = [c for c in ok if c.name in SEARCH_TOOLS]
-        self.search_texts = [str(v) for c in self.search for v in _search_texts(c.payload)]
-        self.search_sources = [str(v) for c in self.search for v in _search_texts(c.payload, ("title", "url"))]
-        search_values = [[m.value] for t in self.search_texts for m in find_mentions(t) if m.kind == "number"]
-        self.search_index = GroundingIndex([ToolTable(0, ["search"], search_values, 0)] if search_values else [])
-        self.cell_texts = self.index.texts | self.earlier_index.texts
-        self.texts = self.cell_texts | set(self.search_texts)
-        self.by_step = {f.step: f for f in [*self.facts, *self.earlier_facts]}
-        self.parameters = [n for f in self.facts for n in f.parameter_numbers()]
-        self.max_rows = max(self.index.max_rows, self.earlier_index.max_rows)
-
-    def binder(self, draft: str, vocab: Vocabulary | None, mentions: list[Mention]) -> Binder:
-        finder = LabelFinder()
-        for text in self.index.texts | self.earlier_index.texts:
-            if is_label_text(text):
-                finder.add(text)
-        for fact in self.facts:
-            for value in fact.filter_values():
-                if is_label_text(value):
-                    finder.add(value)
-        for value in vocab.raw_values.values() if vocab else []:
-            finder.add(value)
-        words = measure_words([*self.facts, *self.earlier_facts], dict(vocab.synonyms) if vocab else {})
-        dates = [(m.start, date_tokens_of_text(canonical_date(m.text))) for m in mentions if m.kind == "date"]
-        dates += _quoted_periods(draft, self.cell_texts)
-        dates += [(m.start(), {f"M{_MONTHS[m.group(1)[:3]]}"}) for m in _MONTH_NAME.finditer(draft)]
-        numbers = [(m.start, m.end) for m in mentions if m.kind == "number"]
-        return Binder(draft, self.by_step, finder, words, dates, numbers, _data_measures(vocab))
-
-
-_MONTHS = {name: i for i, name in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), start=1)}
-# A month named alone ("from $186K in October to …") is a period label of its number too.
-_MONTH_NAME = re.compile(
-    r"\b(January|February|March|April|May|June|July|August|September|October|November|December|"
-    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?"
-)
-
-
-def _data_measures(vocab: Vocabulary | None) -> dict[str, str]:
-    """The words of the data's measure columns (their names and the tenant's synonyms)."""
-    if vocab is None:
-        return {}
-    measures = {name for name, role in vocab.columns.items() if role == "measure"}
-    return {word: column for word, column in vocab.column_words().items() if column in measures and len(word) >= 2}
-
-
-def _months_of_quarters(tokens: set[str]) -> set[str]:
-    """A known quarter makes its months known ("第四季度（10—12 月）")."""
-    months: set[str] = set()
-    for token in tokens:
-        match = re.fullmatch(r"(?:(\d{4})-)?Q([1-4])", token)
-        if match:
-            for month in range(3 * int(match[2]) - 2, 3 * int(match[2]) + 1):
-                months.add(f"M{month}")
-                if match[1]:
-                    months.add(f"{match[1]}-{month:02d}")
-    return months
-
-
-def _quoted_periods(draft: str, texts: set[str]) -> list[tuple[int, set[str]]]:
-    """Period labels quoted from results ("最高的是 2025-07"): labels, not numbers, yet they name a period."""
-    found = []
-    for text in texts:
-        if len(text) >= 4 and text[0].isdigit() and text in draft:
-            tokens = date_tokens_of_text(text)
-            start = draft.find(text) if tokens else -1
-            while start != -1:
-                found.append((start, tokens))
-                start = draft.find(text, start + 1)
-    return found
-
-
-def _search_texts(payload: Any, keys: tuple[str, ...] = ("title", "url", "content")) -> list[str]:
-    results = payload.get("results", []) if isinstance(payload, dict) else []
-    return [str(r.get(k, "")) for r in results if isinstance(r, dict) for k in keys]
 
 
 def _tool_failures(calls: list[ToolCallRecord]) -> list[ToolCallRecord]:
@@ -234,7 +105,7 @@ def _digit_at(text: str, i: int) -> bool:
 class _Checker:
     def __init__(self, inp: VerifyInput, draft: str) -> None:
         self.inp, self.draft = inp, draft
-        self.ev = _Evidence(inp)
+        self.ev = Evidence(inp)
         # A clarification (apps/agent/clarification.py) asks instead of answering: its choice lines are questions.
         self.choices = choice_spans(draft)
         asked = mentions_of(inp.question)
@@ -244,7 +115,7 @@ class _Checker:
             self.known_dates |= fact.filter_period_tokens
         for text in [*self.ev.search_texts, *(t.question for t in inp.earlier)]:  # periods the user already named
             self.known_dates |= date_tokens_of_prose(text)
-        self.known_dates |= _months_of_quarters(self.known_dates)
+        self.known_dates |= months_of_quarters(self.known_dates)
         for low, high in inp.vocabulary.time_spans if inp.vocabulary else []:  # "按 2024—2025 年全部数据"
             years = [int(t) for t in (low[:4], high[:4]) if t.isdigit()]
             if len(years) == 2 and years[1] - years[0] <= 50:
@@ -286,7 +157,16 @@ class _Checker:
         left, right = clause_around(self.draft, mention.start, mention.end)
         return not self._data_words().find(self.draft[left:right])
 
+    def value_words(self) -> LabelFinder:
+        """The values of the data's dimension columns (naming one states something about the data)."""
+        if not hasattr(self, "_values"):
+            self._values = LabelFinder()
+            for value in self.inp.vocabulary.raw_values.values() if self.inp.vocabulary else []:
+                self._values.add(value)
+        return self._values
+
     def _data_words(self) -> LabelFinder:
+        """The data's values and column names."""
         if not hasattr(self, "_words"):
             self._words = LabelFinder()
             vocab = self.inp.vocabulary
@@ -436,9 +316,9 @@ def verify(inp: VerifyInput) -> Verdict:
         verdict.fail("tool_failed", f"tool call failed and was not recovered: {names}")
         return verdict  # the draft is never shown when a tool failed
     checker = _Checker(inp, draft)
-    mentions = _common_checks(checker, inp, draft, plan_text=False)
+    _common_checks(checker, inp, draft, plan_text=False)
     verdict = checker.verdict
-    _check_required_tools(checker, inp, draft, mentions)
+    _check_required_tools(checker, inp, draft)
     results = [f for f in checker.ev.facts if f.name != "list_tables"]
     for problem in superlative_problems(draft, results, checker.binder):
         verdict.fail("mislabeled_value", problem + "; name the row the result ranks first (or last)")
@@ -452,28 +332,25 @@ def verify(inp: VerifyInput) -> Verdict:
     return verdict
 
 
-def _states_data(checker: _Checker, inp: VerifyInput, draft: str, mentions: list[Mention]) -> bool:
+def _states_data(checker: _Checker, inp: VerifyInput, draft: str) -> bool:
     verdict = checker.verdict
     if checker.data_grounded or verdict.ungrounded or any(r.code == "mislabeled_value" for r in verdict.reasons):
         return True
     vocab = inp.vocabulary
     if vocab is None or checker.choices:  # a clarification names the data's values to ask about them
         return False
-    values = LabelFinder()
-    for value in vocab.raw_values.values():
-        values.add(value)
-    named = values.find(draft)
+    named = checker.value_words().find(draft)
     return bool(named) and not checker.verdict.grounding  # earlier-turn numbers carry their own evidence
 
 
-def _check_required_tools(checker: _Checker, inp: VerifyInput, draft: str, mentions: list[Mention]) -> None:
+def _check_required_tools(checker: _Checker, inp: VerifyInput, draft: str) -> None:
     verdict = checker.verdict
     if checker.search_grounded and not checker.data_grounded:
         titles = [t for t in checker.ev.search_sources if t]
         cited = any(norm(t)[:40] in norm(draft) for t in titles if len(t) >= 6) or bool(urls_in(draft))
         if not cited:
             verdict.fail("uncited_search", "facts from search_web must cite their source (title or link)")
-    if not _states_data(checker, inp, draft, mentions):
+    if not _states_data(checker, inp, draft):
         return
     missing = _missing_tools(inp)
     if missing:  # first: without the tools, every other finding follows from this one
