@@ -1,4 +1,4 @@
-"""Shared fixtures: tenants, users with roles, API tokens and clients."""
+"""Shared fixtures: tenants, users with roles, API tokens and clients, and datasets bound for agent runs."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
+from apps.agent.tools import DataBinding
+from apps.datasets import services as dataset_services
 from apps.tenants import services
 from apps.tenants.models import Tenant
 from apps.tenants.scopes import ALL_SCOPES, Role
@@ -78,3 +81,20 @@ def tenant_a(make_tenant: Callable[..., Tenant]) -> Tenant:
 @pytest.fixture
 def tenant_b(make_tenant: Callable[..., Tenant]) -> Tenant:
     return make_tenant("beta", name="Beta Co")
+
+
+@pytest.fixture
+def csv_binding(tenant_a: Any, settings: Any, tmp_path: Any) -> Callable[..., DataBinding]:
+    """make(filename, content, name=None): the CSV uploaded as a dataset of tenant_a, bound for a run."""
+    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
+
+    def make(filename: str, content: str | bytes, name: str | None = None) -> DataBinding:
+        data = content.encode() if isinstance(content, str) else content
+        file = SimpleUploadedFile(filename, data)
+        upload = dataset_services.upload_receive(
+            tenant=tenant_a, chunks=file.chunks(), original_name=filename, size=file.size
+        )
+        dataset = dataset_services.dataset_create(tenant=tenant_a, upload=upload, name=name).dataset
+        return DataBinding.for_dataset(tenant=tenant_a, dataset=dataset)
+
+    return make

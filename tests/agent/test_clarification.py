@@ -5,7 +5,6 @@ number it was not given still fails."""
 from __future__ import annotations
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.agent.clarification import Clarification, read_clarification, strip_marker, write_clarification
 from apps.agent.nodes.narrate import answer_parts
@@ -14,7 +13,6 @@ from apps.agent.runner import answer_question
 from apps.agent.tools import DataBinding
 from apps.agent.verification.check import ToolCallRecord, VerifyInput, verify
 from apps.agent.verification.vocabulary import Vocabulary
-from apps.datasets import services
 from tests.fakes import ScriptedChatModel, call, final, tools
 
 ASKED = Clarification(
@@ -111,14 +109,8 @@ def test_the_same_answer_without_the_marker_is_checked_as_an_answer():
 
 
 @pytest.fixture
-def binding(tenant_a, settings, tmp_path) -> DataBinding:
-    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
-    content = "发货地区,收货地区,销售额\n华东,华北,10\n华北,华东,20\n".encode()
-    file = SimpleUploadedFile("ship.csv", content)
-    upload = services.upload_receive(tenant=tenant_a, chunks=file.chunks(), original_name="ship.csv", size=file.size)
-    return DataBinding.for_dataset(
-        tenant=tenant_a, dataset=services.dataset_create(tenant=tenant_a, upload=upload).dataset
-    )
+def binding(csv_binding) -> DataBinding:
+    return csv_binding("ship.csv", "发货地区,收货地区,销售额\n华东,华北,10\n华北,华东,20\n")
 
 
 def test_any_model_can_ask_and_the_marker_never_reaches_people(binding):

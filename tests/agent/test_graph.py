@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.agent.runner import answer_question
-from apps.agent.tools import DataBinding
 from apps.audit.models import InterceptionLog
-from apps.datasets import services
 from apps.tenants.errors import InvalidInput
 from tests.fakes import ScriptedChatModel, call, final, tool_results, tools
 
@@ -28,12 +25,8 @@ BY_REGION = {
 
 
 @pytest.fixture
-def binding(tenant_a, settings, tmp_path):
-    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
-    file = SimpleUploadedFile("sales.csv", SALES.encode())
-    upload = services.upload_receive(tenant=tenant_a, chunks=file.chunks(), original_name="sales.csv", size=file.size)
-    dataset = services.dataset_create(tenant=tenant_a, upload=upload, name="销售").dataset
-    return DataBinding.for_dataset(tenant=tenant_a, dataset=dataset)
+def binding(csv_binding):
+    return csv_binding("sales.csv", SALES, name="销售")
 
 
 def ask(binding, *turns, question="各地区销售额是多少？", **kwargs):

@@ -6,13 +6,10 @@ from __future__ import annotations
 import logging
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from langchain_core.messages import AIMessage, HumanMessage
 
 from apps.agent.nodes.plan import MAX_ANSWER_CHARS
 from apps.agent.runner import answer_question
-from apps.agent.tools import DataBinding
-from apps.datasets import services
 from tests.agent.loopback import ScriptedCall, cut_call, text_turn, tool_turn
 from tests.fakes import ScriptedChatModel, call, final, tools
 
@@ -29,12 +26,8 @@ LENGTH = {"finish_reason": "length"}
 
 
 @pytest.fixture
-def sales(tenant_a, settings, tmp_path):
-    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
-    file = SimpleUploadedFile("sales.csv", SALES.encode())
-    upload = services.upload_receive(tenant=tenant_a, chunks=file.chunks(), original_name="sales.csv", size=file.size)
-    dataset = services.dataset_create(tenant=tenant_a, upload=upload, name="销售").dataset
-    return DataBinding.for_dataset(tenant=tenant_a, dataset=dataset)
+def sales(csv_binding):
+    return csv_binding("sales.csv", SALES, name="销售")
 
 
 def ask(binding, *turns, question=QUESTION):

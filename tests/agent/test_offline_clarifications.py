@@ -10,13 +10,11 @@ import io
 import re
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.agent.offline import OfflinePlanner
 from apps.agent.response import AskResponse
 from apps.agent.runner import answer_question
 from apps.agent.tools import DataBinding
-from apps.datasets import services
 
 ZH_HEADER = ["日期", "发货地区", "收货地区", "会员等级", "销售数量", "销售金额", "退货数量", "退货金额"]
 EN_HEADER = ["date", "origin", "destination", "customer_tier", "sales_quantity", "sales_amount"]
@@ -55,22 +53,14 @@ def _csv(header: list[str], rows: list[list[object]]) -> bytes:
     return out.getvalue().encode()
 
 
-def _binding(tenant, name: str, content: bytes) -> DataBinding:
-    file = SimpleUploadedFile(name, content)
-    upload = services.upload_receive(tenant=tenant, chunks=file.chunks(), original_name=name, size=file.size)
-    return DataBinding.for_dataset(tenant=tenant, dataset=services.dataset_create(tenant=tenant, upload=upload).dataset)
+@pytest.fixture
+def zh_data(csv_binding) -> DataBinding:
+    return csv_binding("shipments.csv", _csv(ZH_HEADER, _rows("zh")))
 
 
 @pytest.fixture
-def zh_data(tenant_a, settings, tmp_path) -> DataBinding:
-    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
-    return _binding(tenant_a, "shipments.csv", _csv(ZH_HEADER, _rows("zh")))
-
-
-@pytest.fixture
-def en_data(tenant_a, settings, tmp_path) -> DataBinding:
-    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
-    return _binding(tenant_a, "shipments-en.csv", _csv(EN_HEADER, _rows("en")))
+def en_data(csv_binding) -> DataBinding:
+    return csv_binding("shipments-en.csv", _csv(EN_HEADER, _rows("en")))
 
 
 def ask(binding: DataBinding, question: str, history: list[dict[str, str]] | None = None) -> AskResponse:

@@ -7,13 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.agent.offline import OfflinePlanner
 from apps.agent.offline.intent import analyze
 from apps.agent.runner import answer_question
-from apps.agent.tools import DataBinding
-from apps.datasets import selectors, services
+from apps.datasets import selectors
 
 ZH = "订单日期,订单编号,地区,产品,金额,预测准确率\n" + "".join(
     f"2025-0{1 + i % 6}-1{i % 9},SO{1000 + i},{['华东', '华北', '华南'][i % 3]},{['杯子', '水壶'][i % 2]},"
@@ -27,17 +25,9 @@ EN = "order_date,order_id,region,product,amount,forecast_accuracy\n" + "".join(
 )
 
 
-def _binding(tenant, name, text):
-    file = SimpleUploadedFile(name, text.encode())
-    upload = services.upload_receive(tenant=tenant, chunks=file.chunks(), original_name=name, size=file.size)
-    dataset = services.dataset_create(tenant=tenant, upload=upload).dataset
-    return DataBinding.for_dataset(tenant=tenant, dataset=dataset)
-
-
 @pytest.fixture
-def data(tenant_a, settings, tmp_path):
-    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
-    return {"zh": _binding(tenant_a, "orders_zh.csv", ZH), "en": _binding(tenant_a, "orders_en.csv", EN)}
+def data(csv_binding):
+    return {"zh": csv_binding("orders_zh.csv", ZH), "en": csv_binding("orders_en.csv", EN)}
 
 
 def ask(binding, question):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.agent.offline import OfflinePlanner
 from apps.agent.runner import answer_question
@@ -23,13 +22,8 @@ SALES = "日期,地区,产品,金额,是否退货,备注\n" + "".join(
 
 
 @pytest.fixture
-def dataset(tenant_a, settings, tmp_path):
-    settings.TENANT_DATA_ROOT = tmp_path / "tenants"
-    file = SimpleUploadedFile("sales.csv", SALES.encode())
-    upload = services.upload_receive(tenant=tenant_a, chunks=file.chunks(), original_name="sales.csv", size=file.size)
-    return DataBinding.for_dataset(
-        tenant=tenant_a, dataset=services.dataset_create(tenant=tenant_a, upload=upload).dataset
-    )
+def dataset(csv_binding):
+    return csv_binding("sales.csv", SALES)
 
 
 def test_a_whole_run_answers_with_verified_numbers_and_a_chart(dataset):
