@@ -62,7 +62,7 @@ def condition_phrases(a: Analyzer) -> list[tuple[int, int]]:
 
 
 def _used_columns(plan: Plan) -> set[str]:
-    used = {g.column for g in plan.groups} | {str(f.get("column")) for f in plan.filters}
+    used = {g.column for g in plan.groups} | {f.column for f in plan.filters}
     return used | {m.column for m in plan.metrics if m.column}
 
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from apps.agent.offline.cues import find_words
-from apps.agent.offline.lexicon import WHEN_WORDS, WHICH_WORDS
 from apps.agent.offline.plan import Metric, Plan, Shown
 from apps.agent.offline.schema_terms import Term, fold, singular
 from apps.agent.offline.shaping import finish_plan
+from apps.datasets.queryspec import Derived, Filter, Window
 
 if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer
@@ -18,7 +17,13 @@ _ZH = {"sum": "{c}合计", "avg": "平均{c}", "median": "{c}中位数", "max": 
 _ZH |= {"stddev": "{c}标准差", "variance": "{c}方差", "quantile": "{c}分位数", "nunique": "{c}数"}
 _EN = {"sum": "total_{c}", "avg": "avg_{c}", "median": "median_{c}", "max": "max_{c}", "min": "min_{c}"}
 _EN |= {"stddev": "stddev_{c}", "variance": "variance_{c}", "quantile": "quantile_{c}", "nunique": "distinct_{c}"}
-Condition = tuple[Term, dict[str, Any]]
+_ZH_ROLES = {"corr": "{c}与{c2}相关系数", "per": "{c}/{c2}", "earliest": "最早{c}", "latest": "最晚{c}"}
+_ZH_ROLES |= {"min": "{c}最小值", "lower_quartile": "{c}下四分位数", "median": "{c}中位数"}
+_ZH_ROLES |= {"upper_quartile": "{c}上四分位数", "max": "{c}最大值"}
+_EN_ROLES = {"corr": "corr_{s}_{s2}", "per": "", "earliest": "earliest_{c}", "latest": "latest_{c}"}
+_EN_ROLES |= {"min": "min_{c}", "lower_quartile": "lower_quartile_{c}", "median": "median_{c}"}
+_EN_ROLES |= {"upper_quartile": "upper_quartile_{c}", "max": "max_{c}"}
+Condition = tuple[Term, Filter]
 
 
 def _slug(text: str) -> str:
@@ -116,12 +121,12 @@ class MetricBuilder:
         self.count_rows()
 
     # --- conditions, ratios and shares ----------------------------------------------------
-    def flag_spec(self, term: Term) -> dict[str, Any]:
+    def flag_spec(self, term: Term) -> Filter:
         view = self.a.view(term)
         negated = self.a.negated(term)
         if isinstance(view.true_value, bool):
-            return {"column": view.name, "op": "=", "value": not negated}
-        return {"column": view.name, "op": "!=" if negated else "=", "value": view.true_value}
+            return Filter(column=view.name, op="=", value=not negated)
+        return Filter(column=view.name, op="!=" if negated else "=", value=view.true_value)
 
     def conditions(self) -> list[Condition]:
         cues = self.a.cues
@@ -136,7 +141,7 @@ class MetricBuilder:
             if len(terms) != 1 or column in grouped or (self.a.scoped(term) and not alone):
                 continue
             if first_group is None or term.start > first_group:
-                found.append((term, {"column": column, "op": "=", "value": term.value}))
+                found.append((term, Filter(column=column, op="=", value=term.value)))
         found += [(t, self.flag_spec(t)) for t in self.flags if not self.a.scoped(t)]
         return sorted(found, key=lambda c: c[0].start)
 
@@ -172,41 +177,22 @@ class MetricBuilder:
 
     def ratio(self, name: str, num: str, den: str, fmt: str | None) -> None:
         name = self.unique(name)
-        self.plan.derived.append({"name": name, "expr": f"[{num}] / [{den}]"})
+        self.plan.derived.append(Derived(name=name, expr=f"[{num}] / [{den}]"))
         self.plan.shown = [Shown(name, fmt), Shown(num), Shown(den)]
 
-    def subject_ratio(self, numerator: str, base: str) -> None:
-        """ "退货率" (ambiguity.SubjectRate): the subject's column over its base, in the unit settled for it."""
-        rate = self.a.readings.rate
-        assert rate is not None  # noqa: S101 - a rate pair comes with its rate
-        num = self.add(Metric(self.agg_name("sum", numerator), "sum", numerator), rate.start)
-        den = self.add(Metric(self.agg_name("sum", base), "sum", base), rate.start)
-        name = re.sub(r"\s+", "", rate.word) if self.zh else _slug(rate.word)
-        self.ratio(name, num.name, den.name, "pct")
-
-    def concept_ratio(self) -> bool:
-        if self.a.cues.rate_concept is None:
-            return False
-        numerator, denominator, word = self.a.cues.rate_concept
-        num_view = self.a.schema.concept_column(numerator)
-        den_view = self.a.schema.concept_column(denominator)
-        if num_view is None or den_view is None:
-            self.plan.unmapped.append(word)
-            return False
-        at = self.a.cues.rate_at
-        num = self.add(Metric(self.agg_name("sum", num_view.name), "sum", num_view.name), at)
-        den = self.add(Metric(self.agg_name("sum", den_view.name), "sum", den_view.name), at)
-        name = word if self.zh and re.search(r"[\u4e00-\u9fff]", word) else _slug(word)
+    def sum_ratio(self, word: str, numerator: str, denominator: str, at: int) -> None:
+        """A rate named by the question's word ("退货率", "profit margin"): one column's sum over another's."""
+        num = self.add(Metric(self.agg_name("sum", numerator), "sum", numerator), at)
+        den = self.add(Metric(self.agg_name("sum", denominator), "sum", denominator), at)
+        cjk = bool(re.search(r"[\u4e00-\u9fff]", word))
+        name = re.sub(r"\s+", "", word) if self.zh and cjk else _slug(word)
         self.ratio(name if self.zh or not re.search(r"[\u4e00-\u9fff]", name) else "rate", num.name, den.name, "pct")
-        return True
 
     def share(self) -> None:
         base = self.base_metric()
         name = self.unique("占比" if self.zh else "share")
-        window: dict[str, Any] = {"name": name, "func": "share_of_total", "of": base.name}
-        if self.plan.time_group and self.plan.dims:
-            window["partition_by"] = [self.plan.time_group]
-        self.plan.windows.append(window)
+        partition = [self.plan.time_group] if self.plan.time_group and self.plan.dims else []
+        self.plan.windows.append(Window(name=name, func="share_of_total", of=base.name, partition_by=partition))
         self.plan.shown = [Shown(base.name), Shown(name, "pct")]
 
     # --- the whole ----------------------------------------------------------------------------
@@ -221,93 +207,38 @@ class MetricBuilder:
                 continue
             func = "avg" if view.averaged else "sum"
             metric = self.add(Metric(self.agg_name(func, t.column), func, t.column), t.start)
-            self.plan.having.append({"column": metric.name, "op": t.op, "value": t.value})
+            self.plan.having.append(Filter(column=metric.name, op=t.op, value=t.value))
             self.plan.filter_labels.append(f"{metric.name} {t.op} {t.label}")
             cues.thresholds.remove(t)
 
     def build(self) -> None:
-        cues = self.a.cues
+        """The kind of question decides the computation (kinds.REGISTRY, in order); thresholds on groups first."""
+        from apps.agent.offline.kinds import choose  # the kinds build on this class
+
         self.group_thresholds()
-        conditions = self.conditions()
-        if cues.corr and len(self.measures) >= 2:
-            first, second = self.measures[0].column, self.measures[1].column
-            name = self.unique(f"{first}与{second}相关系数" if self.zh else f"corr_{_slug(first)}_{_slug(second)}")
-            self.add(Metric(name, "corr", first, column2=second), self.measures[0].start)
-        elif cues.rate_concept:
-            self.concept_ratio()
-        elif self.a.readings.rate_pair is not None:
-            self.subject_ratio(*self.a.readings.rate_pair)
-        elif conditions:
-            self.conditional_ratio(conditions)
-        elif cues.share and self.plan.groups:
-            self.share()
-        elif (cues.rate or self.per()) and len(self.measures) >= 2:
-            num = self.measure_metric(self.measures[0], "sum").name
-            den = self.measure_metric(self.measures[1], "sum").name
-            first, second = self.measures[0].column, self.measures[1].column
-            name = f"{first}/{second}" if self.zh else f"{_slug(first)}_per_{singular(_slug(second))}"
-            self.ratio(name, num, den, None)
-        elif self.time_edge_asked():
-            self.time_edge()
-        elif cues.summary and len(self.measures) == 1 and not self.plan.groups and not cues.counting:
-            self.summary(self.measures[0])
-        elif cues.ranking and not self.plan.groups and self.measures and not cues.counting:
-            self.rows()
-        else:
-            for term in self.measures:
-                self.measure_metric(term)
-            self.counted()
-            if not self.plan.metrics and (cues.ranking or cues.share) and (self.plan.groups or self.a.columns("id")):
-                self.count_rows()
+        kind = choose(self)
+        self.plan.question_kind = kind.name
+        kind.build(self)
         self.plan.metrics.sort(key=lambda m: self.positions.get(m.name, 0))
 
-    def time_edge_asked(self) -> bool:
+    def aggregate_all(self) -> None:
+        """Each measure the question names, aggregated as its words say; then what it counts."""
+        for term in self.measures:
+            self.measure_metric(term)
+        self.counted()
         cues = self.a.cues
-        return bool(cues.when and self.a.time_col and not self.measures and not cues.counting)
+        if not self.plan.metrics and (cues.ranking or cues.share) and (self.plan.groups or self.a.columns("id")):
+            self.count_rows()
 
-    def time_edge(self) -> None:
-        """The earliest or latest value of the time column: 最早下单日期 / earliest_order_date."""
-        assert self.a.time_col is not None  # noqa: S101 - time_edge_asked() checked it
-        column, func = self.a.time_col.name, self.a.cues.when or "min"
+    def name_for(self, role: str, column: str, column2: str = "") -> str:
+        """A result column's name in the question's language, from the data's own column names."""
         if self.zh:
-            name = ("最早" if func == "min" else "最晚") + column
+            name = _ZH_ROLES[role].format(c=column, c2=column2)
         else:
-            name = ("earliest_" if func == "min" else "latest_") + re.sub(r"\s+", "_", column)
-        self.add(Metric(self.unique(name), func, column), 0)
-        cues, text = self.a.cues, self.a.text
-        asked_when = bytearray(len(text))  # "哪天" asks for the date, not which group
-        for start, end, _word in find_words(text, WHEN_WORDS, asked_when):
-            asked_when[start:end] = b"\x01" * (end - start)
-        if self.plan.dims and not cues.ranking and find_words(text, WHICH_WORDS, asked_when):
-            cues.ranking, cues.ascending = True, func == "min"  # "which department hired first"
-
-    def summary(self, term: Term) -> None:
-        """A measure's distribution: minimum, lower quartile, median, upper quartile and maximum."""
-        column = term.column
-        zh = ("最小值", "下四分位数", "中位数", "上四分位数", "最大值")
-        en = ("min", "lower_quartile", "median", "upper_quartile", "max")
-        steps: tuple[tuple[str, float | None], ...] = (("min", None), ("quantile", 0.25), ("median", None))
-        steps += (("quantile", 0.75), ("max", None))
-        slug = re.sub(r"\s+", "_", column)
-        for (func, q), zh_word, en_word in zip(steps, zh, en, strict=True):
-            name = self.unique(f"{column}{zh_word}" if self.zh else f"{en_word}_{slug}")
-            self.add(Metric(name, func, column, q=q), term.start)
-
-    def per(self) -> bool:
-        """ "revenue per session": one measure over another."""
-        if len(self.measures) < 2:
-            return False
-        first, second = self.measures[:2]
-        return bool(re.fullmatch(r"\s*(per|每|/)\s*", self.a.text[first.end : second.start]))
-
-    def rows(self) -> None:
-        measure = self.measures[0].column
-        schema = self.a.schema
-        labels = [v.name for v in schema.of("id", "dimension", "time", "year") if v.name != measure][:6]
-        self.plan.row_columns = [*labels, measure]
-        self.plan.sort = [{"by": measure, "desc": not self.a.cues.ascending}]
-        self.plan.limit = self.a.cues.top_n or (10 if self.a.cues.plural else 1)
-        self.plan.shown = [Shown(measure)]
+            name = _EN_ROLES[role].format(c=re.sub(r"\s+", "_", column), s=_slug(column), s2=_slug(column2))
+            if role == "per":
+                name = f"{_slug(column)}_per_{singular(_slug(column2))}"
+        return self.unique(name)
 
     def filters_pending(self) -> bool:
         return bool(self.a.time_filters or self.values or self.flags or self.a.cues.thresholds)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from apps.agent.clarification import Clarification
+from apps.datasets.queryspec import Aggregation, Derived, Filter, GroupBy, QuerySpec, Sort, Window
 
 PlanKind = Literal["scalar", "grouped", "ranking", "rows", "trend", "fallback"]
 Lang = Literal["zh", "en"]
@@ -18,16 +19,12 @@ class Metric:
     column: str | None = None
     column2: str | None = None
     q: float | None = None
-    where: list[dict[str, Any]] = field(default_factory=list)
+    where: list[Filter] = field(default_factory=list)
 
-    def spec(self) -> dict[str, Any]:
-        spec: dict[str, Any] = {"name": self.name, "func": self.func}
-        for key in ("column", "column2", "q"):
-            if getattr(self, key) is not None:
-                spec[key] = getattr(self, key)
-        if self.where:
-            spec["where"] = self.where
-        return spec
+    def aggregation(self) -> Aggregation:
+        return Aggregation(
+            name=self.name, func=self.func, column=self.column, column2=self.column2, q=self.q, where=self.where
+        )
 
 
 @dataclass
@@ -44,27 +41,22 @@ class Group:
     name: str
     grain: str | None = None
 
-    def spec(self) -> dict[str, Any]:
-        spec: dict[str, Any] = {"column": self.column}
-        if self.grain:
-            spec["grain"] = self.grain
-        if self.name != self.column:
-            spec["alias"] = self.name
-        return spec
+    def group_by(self) -> GroupBy:
+        return GroupBy(column=self.column, grain=self.grain, alias=self.name if self.name != self.column else None)
 
 
 @dataclass
 class Plan:
     lang: Lang
     kind: PlanKind = "scalar"
-    filters: list[dict[str, Any]] = field(default_factory=list)
+    filters: list[Filter] = field(default_factory=list)
     filter_labels: list[str] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
     metrics: list[Metric] = field(default_factory=list)
-    derived: list[dict[str, Any]] = field(default_factory=list)
-    windows: list[dict[str, Any]] = field(default_factory=list)
-    having: list[dict[str, Any]] = field(default_factory=list)
-    sort: list[dict[str, Any]] = field(default_factory=list)
+    derived: list[Derived] = field(default_factory=list)
+    windows: list[Window] = field(default_factory=list)
+    having: list[Filter] = field(default_factory=list)
+    sort: list[Sort] = field(default_factory=list)
     limit: int | None = None
     row_columns: list[str] = field(default_factory=list)
     shown: list[Shown] = field(default_factory=list)
@@ -75,27 +67,31 @@ class Plan:
     reason: str = ""
     clarification: Clarification | None = None  # asked back instead of computing anything
     unsupported: str = ""  # the family of analysis the tools cannot do (lexicon.UNSUPPORTED_ANALYSES)
+    question_kind: str = ""  # the kind that built it (kinds.REGISTRY)
 
     @property
     def dims(self) -> list[Group]:
         return [g for g in self.groups if g.name != self.time_group]
 
-    def spec(self) -> dict[str, Any]:
-        spec: dict[str, Any] = {}
-        if self.row_columns:
-            spec["columns"] = list(self.row_columns)
-        if self.filters:
-            spec["filters"] = self.filters
-        if self.groups:
-            spec["group_by"] = [g.spec() for g in self.groups]
-        if self.metrics:
-            spec["aggregations"] = [m.spec() for m in self.metrics]
-        for key in ("derived", "windows", "having", "sort"):
-            if getattr(self, key):
-                spec[key] = getattr(self, key)
+    def query(self) -> QuerySpec:
+        """The QuerySpec this plan runs (validated: a plan the engine would refuse fails here)."""
+        fields: dict[str, Any] = {
+            "columns": list(self.row_columns),
+            "filters": self.filters,
+            "group_by": [g.group_by() for g in self.groups],
+            "aggregations": [m.aggregation() for m in self.metrics],
+            "derived": self.derived,
+            "windows": self.windows,
+            "having": self.having,
+            "sort": self.sort,
+        }
         if self.limit is not None:
-            spec["limit"] = self.limit
-        return spec
+            fields["limit"] = self.limit
+        return QuerySpec(**fields)
+
+    def spec(self) -> dict[str, Any]:
+        """The run_query arguments: the QuerySpec as JSON, without defaults."""
+        return _compact(self.query().model_dump(mode="json", exclude_unset=True))
 
     def plot(self, ref: str, row_count: int) -> dict[str, Any] | None:
         """Arguments of a `plot` call for this plan's result, or None when a chart would not help."""
@@ -118,7 +114,17 @@ class Plan:
         return {"result": ref, "plot": spec}
 
     def _pie(self) -> bool:
-        return any(w.get("func") == "share_of_total" for w in self.windows) and len(self.groups) == 1
+        return any(w.func == "share_of_total" for w in self.windows) and len(self.groups) == 1
+
+
+def _compact(value: Any) -> Any:
+    """JSON without the empty parts (None, [], {}): what a person writing the spec would have written."""
+    if isinstance(value, dict):
+        kept = {k: _compact(v) for k, v in value.items()}
+        return {k: v for k, v in kept.items() if v not in (None, [], {})}
+    if isinstance(value, list):
+        return [_compact(v) for v in value]
+    return value
 
 
 def filter_label(column: str, op: str, value: Any, lang: Lang) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from apps.agent.offline.plan import Plan, Shown, filter_label
+from apps.datasets.queryspec import Filter, Sort, Window
 
 if TYPE_CHECKING:
     from apps.agent.offline.metrics import MetricBuilder
@@ -17,7 +18,7 @@ def _label(b: MetricBuilder, column: str, op: str, value: Any) -> str:
 def add_filters(b: MetricBuilder) -> None:
     plan, a = b.plan, b.a
     for f in a.time_filters:
-        plan.filters.append(f.spec)
+        plan.filters.append(Filter(**f.spec))
         said = a.question[f.start : f.end].strip()
         period = said if f.label == a.text[f.start : f.end].strip() else f.label
         column = f.spec["column"]
@@ -32,23 +33,23 @@ def add_filters(b: MetricBuilder) -> None:
             continue
         if a.excluded(terms[0]):
             for term in terms:
-                plan.filters.append({"column": column, "op": "!=", "value": term.value})
+                plan.filters.append(Filter(column=column, op="!=", value=term.value))
                 plan.filter_labels.append(_label(b, column, "!=", term.value))
             continue
         if len(terms) == 1:
-            spec: dict[str, Any] = {"column": column, "op": "=", "value": terms[0].value}
+            spec = Filter(column=column, op="=", value=terms[0].value)
         else:
-            spec = {"column": column, "op": "in", "value": [t.value for t in terms]}
+            spec = Filter(column=column, op="in", value=[t.value for t in terms])
         plan.filters.append(spec)
-        plan.filter_labels.append(_label(b, column, spec["op"], spec["value"]))
+        plan.filter_labels.append(_label(b, column, spec.op, spec.value))
     for term in b.flags:
-        if term.start in b.used or any(f["column"] == term.column for f in plan.filters):
+        if term.start in b.used or any(f.column == term.column for f in plan.filters):
             continue
         spec = b.flag_spec(term)
         plan.filters.append(spec)
-        plan.filter_labels.append(_label(b, term.column, spec["op"], spec["value"]))
+        plan.filter_labels.append(_label(b, term.column, spec.op, spec.value))
     for t in a.cues.thresholds:
-        plan.filters.append({"column": t.column, "op": t.op, "value": t.value})
+        plan.filters.append(Filter(column=t.column, op=t.op, value=t.value))
         plan.filter_labels.append(f"{t.column} {t.op} {t.label}")
 
 
@@ -62,17 +63,13 @@ def add_windows(b: MetricBuilder) -> None:
         same_period = "同比" in b.a.text
         zh_name = "同比" if same_period else ("环比" if cues.change == "pct_change" else "变化量")
         name = b.unique(zh_name if b.zh else ("pct_change" if cues.change == "pct_change" else "change"))
-        window: dict[str, Any] = {"name": name, "func": cues.change, "of": primary, "order_by": plan.time_group}
-        if dims:
-            window["partition_by"] = dims
-        plan.windows.append(window)
+        plan.windows.append(
+            Window(name=name, func=cues.change, of=primary, order_by=plan.time_group, partition_by=dims)
+        )
         plan.shown.insert(1, Shown(name, "pct" if cues.change == "pct_change" else None))
     if cues.cumulative:
         name = b.unique(f"累计{primary}" if b.zh else f"cumulative_{primary}")
-        window = {"name": name, "func": "cumsum", "of": primary, "order_by": plan.time_group}
-        if dims:
-            window["partition_by"] = dims
-        plan.windows.append(window)
+        plan.windows.append(Window(name=name, func="cumsum", of=primary, order_by=plan.time_group, partition_by=dims))
         plan.shown.insert(1, Shown(name))
 
 
@@ -87,25 +84,19 @@ def add_order(b: MetricBuilder) -> None:
         if plan.time_group and plan.dims:
             rank = b.unique("名次" if b.zh else "rank")
             plan.windows.append(
-                {
-                    "name": rank,
-                    "func": "rank",
-                    "of": primary,
-                    "partition_by": [plan.time_group],
-                    "desc": not cues.ascending,
-                }
+                Window(name=rank, func="rank", of=primary, partition_by=[plan.time_group], desc=not cues.ascending)
             )
-            plan.having.append({"column": rank, "op": "<=", "value": n or 1})
-            plan.sort = [{"by": plan.time_group}, {"by": rank}]
+            plan.having.append(Filter(column=rank, op="<=", value=n or 1))
+            plan.sort = [Sort(by=plan.time_group), Sort(by=rank)]
         else:
-            plan.sort = [{"by": primary, "desc": not cues.ascending}]
+            plan.sort = [Sort(by=primary, desc=not cues.ascending)]
             plan.limit = n
         plan.kind = "ranking"
         return
     if plan.time_group:
-        plan.sort = [{"by": plan.time_group}] + [{"by": g.name} for g in plan.dims]
+        plan.sort = [Sort(by=plan.time_group)] + [Sort(by=g.name) for g in plan.dims]
     elif plan.groups:
-        plan.sort = [{"by": primary, "desc": True}]
+        plan.sort = [Sort(by=primary, desc=True)]
 
 
 def _kind(plan: Plan) -> None:

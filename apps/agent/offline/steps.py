@@ -127,7 +127,9 @@ class Planner:
 
     def plan_for(self, profile: TableProfile, synonyms: Mapping[str, Sequence[str]]) -> Plan:
         try:
-            return self._plan_for(profile, synonyms)
+            plan = self._plan_for(profile, synonyms)
+            plan.query()  # a plan the engine would refuse is a planner fault, not the user's
+            return plan
         except Exception:  # a question the planner trips over gets the plain answer, never a guess
             log.exception("the offline planner could not read %r", self.t.question[:200])
             plan = Plan(lang=self.lang, kind="fallback", reason="unmapped")

@@ -1,0 +1,34 @@
+"""The earliest or latest date: "最早的下单日期", "when was the last order" (and "which department hired
+first": the groups ranked by it)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from apps.agent.offline.cues import find_words
+from apps.agent.offline.kinds.base import Kind
+from apps.agent.offline.lexicon import WHEN_WORDS, WHICH_WORDS
+from apps.agent.offline.plan import Metric
+
+if TYPE_CHECKING:
+    from apps.agent.offline.metrics import MetricBuilder
+
+
+def detect(b: MetricBuilder) -> bool:
+    cues = b.a.cues
+    return bool(cues.when and b.a.time_col and not b.measures and not cues.counting)
+
+
+def build(b: MetricBuilder) -> None:
+    assert b.a.time_col is not None  # noqa: S101 - detect() checked it
+    column, func = b.a.time_col.name, b.a.cues.when or "min"
+    b.add(Metric(b.name_for("earliest" if func == "min" else "latest", column), func, column), 0)
+    cues, text = b.a.cues, b.a.text
+    asked_when = bytearray(len(text))  # "哪天" asks for the date, not which group
+    for start, end, _word in find_words(text, WHEN_WORDS, asked_when):
+        asked_when[start:end] = b"\x01" * (end - start)
+    if b.plan.dims and not cues.ranking and find_words(text, WHICH_WORDS, asked_when):
+        cues.ranking, cues.ascending = True, func == "min"  # "which department hired first"
+
+
+KIND = Kind("time_edge", detect, build)
