@@ -6,13 +6,14 @@ Each scenario's truth (correct, wrong, no data) comes from values computed with 
 from the product. It measures rates and asserts nothing (targets: DESIGN.md section 8).
 
     .venv/bin/python -m benchmarks.bench_trust [--verbose] [--only honest_ref,swapped]
-        [--set base|heldout|heldout2|heldout3|all]
+        [--set base|heldout|heldout2|heldout3|heldout4|all]
 
 `--set heldout` plays the held-out scenarios instead (benchmarks/trust/heldout.py: other data, questions and
 phrasings, written apart from the verify node's rules); `--set heldout2` a second held-out set on new data
 (benchmarks/trust/heldout2.py: a marketing and a subscriptions table, new questions on the SQL source);
 `--set heldout3` a third on a logistics table and the English sheet (benchmarks/trust/heldout3.py);
-`--set all` plays them all.
+`--set heldout4` a fourth on a clinic's outpatient visits, as a spreadsheet and a SQLite source
+(benchmarks/trust/heldout4.py); `--set all` plays them all.
 """
 
 from __future__ import annotations
@@ -21,10 +22,15 @@ import argparse
 import logging
 import os
 import shutil
+import sys
 import tempfile
 import time
 import uuid
+from pathlib import Path
 from typing import Any
+
+if __package__ in (None, ""):  # run by path (python benchmarks/bench_trust.py): the repository is the import root
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def _isolate() -> str:
@@ -37,12 +43,14 @@ def _isolate() -> str:
 
 def _chosen(world: Any, set_name: str, only: set[str]) -> list[Any]:
     """The scenarios of the chosen set(s), limited to the `only` players when given."""
-    from benchmarks.trust import heldout, heldout2, heldout3, players
+    from benchmarks.trust import heldout, heldout2, heldout3, heldout4, players
     from benchmarks.trust.facts import compute
     from benchmarks.trust.heldout2_data import add_heldout2_data
     from benchmarks.trust.heldout2_facts import compute_heldout2
     from benchmarks.trust.heldout3_data import add_heldout3_data
     from benchmarks.trust.heldout3_facts import compute_heldout3
+    from benchmarks.trust.heldout4_data import add_heldout4_data
+    from benchmarks.trust.heldout4_facts import compute_heldout4
     from benchmarks.trust.heldout_data import add_heldout_data
     from benchmarks.trust.heldout_facts import compute_heldout
 
@@ -51,6 +59,7 @@ def _chosen(world: Any, set_name: str, only: set[str]) -> list[Any]:
         "heldout": heldout.PLAYERS,
         "heldout2": heldout2.PLAYERS,
         "heldout3": heldout3.PLAYERS,
+        "heldout4": heldout4.PLAYERS,
     }
     names = [name for name in sets if set_name in (name, "all")]
     known = [player for name in names for player in sets[name]]
@@ -67,6 +76,9 @@ def _chosen(world: Any, set_name: str, only: set[str]) -> list[Any]:
     if "heldout3" in names and (not only or only & set(heldout3.PLAYERS)):
         facts3 = compute_heldout3(add_heldout3_data(world))
         chosen += heldout3.scenarios(facts3, only & set(heldout3.PLAYERS) or None)
+    if "heldout4" in names and (not only or only & set(heldout4.PLAYERS)):
+        facts4 = compute_heldout4(add_heldout4_data(world))
+        chosen += heldout4.scenarios(facts4, only & set(heldout4.PLAYERS) or None)
     return chosen
 
 
@@ -77,7 +89,7 @@ def main() -> None:
     parser.add_argument(
         "--set",
         dest="set_name",
-        choices=("base", "heldout", "heldout2", "heldout3", "all"),
+        choices=("base", "heldout", "heldout2", "heldout3", "heldout4", "all"),
         default="base",
         help="which scenarios to play",
     )
