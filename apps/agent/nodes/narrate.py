@@ -7,7 +7,6 @@ question quoting no number, at least two choices) becomes a clarification: `answ
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
@@ -28,14 +27,7 @@ from apps.agent.response import (
     VerificationOut,
 )
 from apps.agent.state import RunContext, RunState
-
-FOLLOW_UP = re.compile(r"^\s*>>\s*(?P<q>\S.*?)\s*$", re.MULTILINE)
-MAX_FOLLOW_UPS = 3
-
-
-def split_follow_ups(answer: str) -> tuple[str, list[str]]:
-    questions = [m["q"] for m in FOLLOW_UP.finditer(answer)][:MAX_FOLLOW_UPS]
-    return FOLLOW_UP.sub("", answer).strip(), questions
+from apps.agent.verification.hygiene import split_follow_ups
 
 
 def answer_parts(answer: str) -> tuple[str, list[str], ClarificationOut | None]:

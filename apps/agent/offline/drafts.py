@@ -133,9 +133,7 @@ class Writer:
         measure = self.plan.row_columns[-1]
         views = self.schema.by_name
         labels = [c for c in self.plan.row_columns[:-1] if c in views and views[c].category in ("id", "dimension")][:3]
-        word = (
-            self.t("最低", "lowest") if self.plan.sort and not self.plan.sort[0].desc else self.t("最高", "highest")
-        )
+        word = self.t("最低", "lowest") if self.plan.sort and not self.plan.sort[0].desc else self.t("最高", "highest")
         lines = [self.t(f"{measure}{word}的记录：", f"Records with the {word} {measure}:")]
         for i in range(min(len(self.result.rows), MAX_LISTED)):
             names = " · ".join(self.label(i, c) for c in labels)

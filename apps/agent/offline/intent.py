@@ -14,6 +14,7 @@ from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import Readings, read
 from apps.agent.offline.conditions import ask_about_conditions
 from apps.agent.offline.cues import Cues, find_words, read_cues
+from apps.agent.offline.kinds import period_change, to_date
 from apps.agent.offline.leftovers import leftover_words
 from apps.agent.offline.metrics import MetricBuilder
 from apps.agent.offline.plan import Group, Lang, Metric, Plan
@@ -115,6 +116,8 @@ class Analyzer:
             return self.grain if self.time_col.category == "time" else "year"
         if self.years:
             return "year"
+        if period_change.compared(self) or to_date.span(self):  # one figure per period, not a series
+            return None
         wants_series = self.trend or named or self.cues.change or self.cues.cumulative
         return default_grain(self.time_col, self.time_filters) if wants_series else None
 

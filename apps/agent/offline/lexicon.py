@@ -188,7 +188,13 @@ DISTINCT_WORDS = ("不同的", "不同", "不重复的", "不重复", "distinct"
 ENTITY_WORDS = ("记录", "数据", "条目", "行数", "records", "record", "rows", "row", "entries", "entry", "lines")
 HEADCOUNT_WORDS = ("人数", "多少人", "几个人", "几人", "headcount", "how many people")
 
-SHARE_WORDS = ("占比", "份额", "比重", "构成", "百分比", "share", "percentage", "percent", "proportion", "fraction")
+SHARE_WORDS = ("占比", "份额", "比重", "构成", "百分比", "百分之几", "百分之多少", "占多少", "占了多少", "占总")
+SHARE_WORDS += ("share", "percentage", "percent", "proportion", "fraction", "what percent")
+# A change against the same period a year earlier (同比), or against the period just before (环比).
+YOY_WORDS = ("同比", "去年同期", "上年同期", "same period last year", "year over year", "year-over-year", "yoy")
+MOM_WORDS = ("环比", "month over month", "month-over-month", "quarter over quarter", "qoq", "mom")
+# "截至6月", "up to June": a total from the start of the year to the end of the period named.
+UNTIL_WORDS = ("截至", "截止到", "截止", "到目前为止", "为止", "year to date", "ytd", "up to", "through", "until")
 RATE_WORDS = ("比例", "比率", "率", "rate", "ratio")
 CHANGE_WORDS = (
     "环比",

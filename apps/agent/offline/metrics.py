@@ -47,6 +47,7 @@ class MetricBuilder:
         self.used: set[int] = set()
         self.names: set[str] = {g.name for g in plan.groups}
         self.positions: dict[str, int] = {}
+        self.time_consumed = False  # the kind applied the question's periods itself (not as plain filters)
 
     # --- names ----------------------------------------------------------------------------
     def unique(self, name: str) -> str:

@@ -17,7 +17,7 @@ def _label(b: MetricBuilder, column: str, op: str, value: Any) -> str:
 
 def add_filters(b: MetricBuilder) -> None:
     plan, a = b.plan, b.a
-    for f in a.time_filters:
+    for f in [] if b.time_consumed else a.time_filters:
         plan.filters.append(Filter(**f.spec))
         said = a.question[f.start : f.end].strip()
         period = said if f.label == a.text[f.start : f.end].strip() else f.label

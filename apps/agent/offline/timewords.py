@@ -20,12 +20,19 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("half_en", re.compile(r"(?<![a-z])(h1|h2|first half|second half)\s*(?:of\s*)?" + _YEAR)),
     ("quarter", re.compile(_YEAR + r"\s*年?\s*的?\s*(?:" + _Q_CN + r"|q([1-4]))")),
     ("quarter_en", re.compile(r"(?<![a-z0-9])q([1-4])\s*(?:of\s*)?" + _YEAR)),
+    (
+        "month_range",
+        re.compile(r"(?:" + _YEAR + r"\s*年?\s*的?\s*)?(\d{1,2})\s*月?\s*(?:到|至|-|~|－)\s*(\d{1,2})\s*月(?:份)?"),
+    ),
     ("month", re.compile(_YEAR + r"\s*(?:年\s*(\d{1,2})\s*月份?|[-/](\d{1,2})(?![\d]))")),
     ("month_en", re.compile(r"(?<![a-z])(" + _MONTH_NAME + r")\.?\s*(?:of\s*)?" + _YEAR)),
     ("month_bare", re.compile(r"(?<![\d年])(\d{1,2})\s*月(?:份)?(?!度)")),
     ("quarter_bare", re.compile(r"(?<![a-z0-9])q([1-4])(?![0-9])|" + _Q_CN)),
     ("this_year", re.compile(r"今年|本年|本年度|(?<![a-z])(?:this|current) year")),
-    ("last_year", re.compile(r"去年|上一年|上年|(?<![a-z])(?:last|previous) year(?!s)")),
+    (
+        "last_year",  # "去年同期" / "same period last year" is the period compared with (同比), not a filter
+        re.compile(r"去年(?!同期)|上一年|上年(?!同期)|(?<!same period )(?<![a-z])(?:last|previous) year(?!s)"),
+    ),
     (
         "recent",
         re.compile(
@@ -83,7 +90,10 @@ class _Reader:
         self.text, self.column = text, column
         lo, hi = _as_date(column.lo), _as_date(column.hi)
         self.lo, self.hi = lo, hi
-        self.single_year = lo.year if lo and hi and lo.year == hi.year else None
+        named = set(re.findall(r"(?<!\d)((?:19|20)\d{2})\s*年", text))
+        # a bare month or quarter is in the one year the question names, else in the data's only year
+        only = lo.year if lo and hi and lo.year == hi.year else None
+        self.single_year = int(named.pop()) if len(named) == 1 else only
 
     def on(self, grain: str | None, op: str, value: Any) -> dict[str, Any]:
         spec: dict[str, Any] = {"column": self.column.name, "op": op, "value": value}
@@ -124,6 +134,14 @@ class _Reader:
     def _month(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
         month = int(m.group(2) or m.group(3))
         return [self.on("month", "=", f"{m.group(1)}-{month:02d}")] if 1 <= month <= 12 else None
+
+    def _month_range(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        """ "2025年1到9月", "1-6月" (the year from the question, or the data's only year)."""
+        year = int(m.group(1)) if m.group(1) else self.single_year
+        first, last = int(m.group(2)), int(m.group(3))
+        if year is None or not 1 <= first < last <= 12:
+            return None
+        return self._range(dt.date(year, first, 1), _shift_months(dt.date(year, last, 1), 1))
 
     def _month_en(self, m: re.Match[str]) -> list[dict[str, Any]]:
         month = next(i for i, name in enumerate(_MONTHS_EN, 1) if name.startswith(m.group(1)[:3]))
@@ -237,3 +255,86 @@ def default_grain(column: ColumnView, filters: list[TimeFilter]) -> str:
         return "week"
     days = (hi - lo).days if not grains & {"year"} else 365
     return "year" if days > 1100 else "month" if days > 120 else "week" if days > 21 else "day"
+
+
+@dataclass(frozen=True)
+class Period:
+    """The span a question's period filters name, as [start, end): a year, a month, a quarter or a range."""
+
+    start: dt.date
+    end: dt.date
+    grain: str  # "year", "quarter", "month" or "range"
+
+    @classmethod
+    def month(cls, year: int, month: int) -> Period:
+        start = dt.date(year, month, 1)
+        return cls(start, _shift_months(start, 1), "month")
+
+    @property
+    def months(self) -> int:
+        return (self.end.year - self.start.year) * 12 + self.end.month - self.start.month
+
+    def shifted(self, months: int) -> Period:
+        return Period(_shift_months(self.start, months), _shift_months(self.end, months), self.grain)
+
+    def before(self) -> Period:
+        """The period just before this one, of the same length (环比 / period over period)."""
+        return self.shifted(-self.months)
+
+    def label(self) -> str:
+        """2025, 2025-03, 2025-Q1, or 2025-01-01~2025-06-30 (how result names and answers write it)."""
+        if self.grain == "year":
+            return str(self.start.year)
+        if self.grain == "month":
+            return f"{self.start.year}-{self.start.month:02d}"
+        if self.grain == "quarter":
+            return f"{self.start.year}-Q{(self.start.month - 1) // 3 + 1}"
+        return f"{self.start.isoformat()}~{(self.end - dt.timedelta(days=1)).isoformat()}"
+
+    def filters(self, column: ColumnView) -> list[dict[str, Any]]:
+        """The filters that select this period on the time column (a year column takes the year)."""
+        if column.category == "year":
+            return [{"column": column.name, "op": "=", "value": self.start.year}]
+        if self.grain == "year":
+            return [{"column": column.name, "op": "=", "value": self.start.year, "grain": "year"}]
+        if self.grain in ("month", "quarter"):
+            return [{"column": column.name, "op": "=", "value": self.label(), "grain": self.grain}]
+        return [
+            {"column": column.name, "op": ">=", "value": self.start.isoformat()},
+            {"column": column.name, "op": "<", "value": self.end.isoformat()},
+        ]
+
+
+def period_of(specs: list[dict[str, Any]]) -> Period | None:
+    """The one period a list of time filter specs selects, or None (several periods, open bounds, `in`)."""
+    if len(specs) == 1 and specs[0].get("op") == "=":
+        value, grain = str(specs[0]["value"]), specs[0].get("grain") or "year"
+        try:
+            if grain == "year":
+                start = dt.date(int(value), 1, 1)
+                return Period(start, dt.date(start.year + 1, 1, 1), "year")
+            if grain == "month":
+                start = dt.date(int(value[:4]), int(value[5:7]), 1)
+                return Period(start, _shift_months(start, 1), "month")
+            if grain == "quarter":
+                start = dt.date(int(value[:4]), (int(value[-1]) - 1) * 3 + 1, 1)
+                return Period(start, _shift_months(start, 3), "quarter")
+        except ValueError:
+            return None
+        return None
+    bounds = {s.get("op"): _as_date(s.get("value")) for s in specs}
+    if len(specs) == 2 and set(bounds) == {">=", "<"} and all(bounds.values()):
+        start, end = bounds[">="], bounds["<"]
+        assert start is not None and end is not None  # noqa: S101 - checked just above
+        return Period(start, end, "range") if start < end else None
+    return None
+
+
+def periods(filters: list[TimeFilter]) -> list[Period] | None:
+    """The periods the question names, in its order; None when one of its time filters is not a closed period
+    ("since 2020", several years in one `in`)."""
+    spans: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for f in filters:
+        spans.setdefault((f.start, f.end), []).append(f.spec)
+    found = [period_of(specs) for _span, specs in sorted(spans.items())]
+    return None if any(p is None for p in found) else [p for p in found if p is not None]

@@ -94,6 +94,7 @@ class ClauseLabels:
     text: str
     before: str = ""
     after: str = ""
+    signed: bool = False  # the number is written with a minus sign
 
     def shown(self) -> list[str]:
         return [*self.values, *sorted(self.periods)]
@@ -159,7 +160,8 @@ class Binder:
         # The measure word of a number: right after it ("3,076 churned ÷ 4,585 new subscribers"), unless a unit or a
         # mark ends it first ("X 元环比增长 71.3%": 环比 names the change), else the nearest one before it.
         tail = _MEASURE_END.split(self.draft[end:after], maxsplit=1)[0]
-        return ClauseLabels(values, periods, lead, lead, tail)
+        signed = self.draft[start : start + 1] in ("-", "−", "﹣", "－") or bool(re.search(r"[-−﹣－]\s*$", lead))
+        return ClauseLabels(values, periods, lead, lead, tail, signed)
 
     def _sentence_labels(self, left: int, right: int) -> tuple[list[str], set[str]]:
         """The labels of a sentence, as the union of its clauses' (each read once)."""
@@ -285,6 +287,8 @@ def _direction_agrees(facts: QueryFacts, where: Provenance, labels: ClauseLabels
     if not isinstance(value, int | float) or isinstance(value, bool) or value == 0:
         return True
     before = labels.before[-24:]  # the direction word stands just before its number
+    if value < 0 and labels.signed:
+        return True  # "增长率为 -7.3%": the written sign says the direction, and it is the value's
     if _DOWN.search(before):
         return value < 0 or where.column not in facts.change_columns() and not _signed_column(facts, where.column)
     if _UP.search(before):

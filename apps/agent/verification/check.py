@@ -17,7 +17,7 @@ from apps.agent.verification.grounding import (
     date_is_known,
     date_tokens_of_prose,
 )
-from apps.agent.verification.hygiene import strip_think, unknown_urls, urls_in
+from apps.agent.verification.hygiene import split_follow_ups, strip_think, unknown_urls, urls_in
 from apps.agent.verification.inputs import (
     DEFAULT_REQUIRED_TOOLS,
     EarlierTurn,
@@ -263,7 +263,9 @@ def _common_checks(checker: _Checker, inp: VerifyInput, draft: str, *, plan_text
     if verdict.matched_patterns:
         shown = ", ".join(sorted({m.text for m in verdict.matched_patterns}))
         verdict.fail("fake_data_pattern", f"the answer shows placeholder or sample data not in any result: {shown}")
-    protected = _identifier_spans(draft, ev.cell_texts, inp.whitelist) + checker.name_spans()
+    # digits inside a result column's name ("2025-12退货金额合计") are part of the name, not numbers
+    named = {c for f in ev.facts for c in f.columns if _DIGIT.search(c)}
+    protected = _identifier_spans(draft, ev.cell_texts | named, inp.whitelist) + checker.name_spans()
     mentions = find_mentions(draft, protected=protected)
     checker.mentions = mentions
     for mention in mentions:
@@ -307,7 +309,7 @@ def check_plan_text(inp: VerifyInput) -> Verdict:
 def verify(inp: VerifyInput) -> Verdict:
     draft = strip_think(inp.draft)
     verdict = Verdict(passed=True)
-    if not draft:
+    if not split_follow_ups(draft)[0]:  # suggested questions alone answer nothing
         verdict.fail("empty_answer", "the answer is empty; write the answer to the question")
         return verdict
     failures = _tool_failures(inp.tool_calls)

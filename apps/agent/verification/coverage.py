@@ -291,6 +291,8 @@ def _operation_applied(op: str, fact: QueryFacts) -> str | None:
         return _("grouped by period")
     if op == "yoy":
         return _yoy_applied(fact)
+    if op == "mom" and len(fact.compared_periods()) >= 2:
+        return _("change between two periods")
     return None
 
 

@@ -61,6 +61,12 @@ class Evidence:
         dates += _quoted_periods(draft, self.cell_texts)
         dates += [(m.start(), {f"M{_MONTHS[m.group(1)[:3]]}"}) for m in _MONTH_NAME.finditer(draft)]
         numbers = [(m.start, m.end) for m in mentions if m.kind == "number"]
+        # A period inside a result column's name ("2025-12退货金额合计") is part of that measure's name, which the
+        # measure check binds; it is not a period label of the numbers around it.
+        named = {c for f in self.facts for c in f.columns if any(ch.isdigit() for ch in c)}
+        inside = [(m.start(), m.end()) for name in named for m in re.finditer(re.escape(name), draft)]
+        if inside:
+            dates = [(at, t) for at, t in dates if not any(s <= at < e for s, e in inside)]
         return Binder(draft, self.by_step, finder, words, dates, numbers, _data_measures(vocab))
 
 

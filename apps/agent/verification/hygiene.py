@@ -12,6 +12,15 @@ _THINK = re.compile(r"<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.IGNORECAS
 _STRAY_CLOSE = re.compile(r"^.*?</(?:think|thinking|reasoning)>", re.IGNORECASE | re.DOTALL)
 URL = re.compile(r"(?i)\b(?:https?://|www\.)[^\s<>\"'()（）【】「」，。；、]+")
 _TRAILING = ".,;:!?)]}>'\"。，；：！？）》」】"
+# A suggested follow-up question: a line of its own that opens with ">>" (shown as a chip, not as answer text).
+FOLLOW_UP = re.compile(r"^\s*>>\s*(?P<q>\S.*?)\s*$", re.MULTILINE)
+MAX_FOLLOW_UPS = 3
+
+
+def split_follow_ups(answer: str) -> tuple[str, list[str]]:
+    """The answer's text without its follow-up lines, and those questions (at most MAX_FOLLOW_UPS)."""
+    questions = [m["q"] for m in FOLLOW_UP.finditer(answer)][:MAX_FOLLOW_UPS]
+    return FOLLOW_UP.sub("", answer).strip(), questions
 
 
 def strip_think(text: str) -> str:

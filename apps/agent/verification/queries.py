@@ -106,6 +106,8 @@ class QueryFacts:
     @cached_property
     def filter_period_tokens(self) -> set[str]:
         tokens: set[str] = set()
+        lows: dict[str, list[Any]] = {}
+        highs: dict[str, list[Any]] = {}
         for column, op, value, grain in self.filters():
             if not (grain or column in self.time_columns or _TIME_NAME.search(column)):
                 continue
@@ -114,6 +116,14 @@ class QueryFacts:
                 tokens |= date_tokens_of_value(v)
             if op in ("between", ">=", ">", "<", "<=") or (op == "in" and len(values) > 1):
                 tokens |= _months_between(values)
+            if op in (">=", ">"):
+                lows.setdefault(column, []).append(value)
+            elif op in ("<", "<="):
+                day = _as_date(value)  # "< 2025-07-01" ends with June
+                highs.setdefault(column, []).append(day - dt.timedelta(days=1) if op == "<" and day else value)
+        for column, low in lows.items():  # ">= 2025-01-01" and "< 2025-07-01": every month between
+            if len(low) == 1 and len(highs.get(column, [])) == 1:
+                tokens |= _months_between([low[0], highs[column][0]])
         for v in self.params:
             tokens |= date_tokens_of_value(v)
         if self.sql:
@@ -121,6 +131,24 @@ class QueryFacts:
         return tokens
 
     # --- what was grouped and computed ---------------------------------------------------------------
+
+    def compared_periods(self) -> list[set[str]]:
+        """The periods that conditional aggregations put side by side ("2025-07" against "2025-06"), each as
+        its period tokens, when a derived value is computed from them."""
+        spec = self.spec
+        if spec is None or not spec.derived:
+            return []
+        found = []
+        for agg in spec.aggregations:
+            tokens: set[str] = set()
+            for f in agg.where:
+                if f.grain or f.column in self.time_columns or _TIME_NAME.search(f.column):
+                    tokens |= date_tokens_of_value(f.value) | _months_between(
+                        f.value if isinstance(f.value, list) else [f.value]
+                    )
+            if tokens and tokens not in found:
+                found.append(tokens)
+        return found
 
     def grains(self) -> set[str]:
         spec = self.spec

@@ -21,9 +21,11 @@ from apps.agent.offline.kinds import (
     extreme_rows,
     measure_ratio,
     named_rate,
+    period_change,
     share,
     subject_rate,
     time_edge,
+    to_date,
 )
 from apps.agent.offline.kinds.base import Kind
 
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
     from apps.agent.offline.metrics import MetricBuilder
 
 REGISTRY: tuple[Kind, ...] = (
+    period_change.KIND,  # "2025年退货金额同比增长了多少": this period against last year's or the one before
+    to_date.KIND,  # "截至6月底累计销售额": one total from the start of the year
     correlation.KIND,  # "correlation between price and quantity"
     named_rate.KIND,  # 转化率 / profit margin: a rate the glossary defines over two concepts
     subject_rate.KIND,  # 退货率 with the data's own 退货数量 / 订单数量 columns
