@@ -18,10 +18,13 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from django.utils.translation import gettext as _
+
 from apps.agent.clarification import Clarification
 from apps.agent.offline.lexicon import CONCEPTS, GROUP_MARKERS, RATE_WORDS
 from apps.agent.offline.plan import Lang
 from apps.agent.offline.schema_terms import CONCEPT_PART, NAME, ColumnView, Schema, Term, alias_pattern, fold
+from apps.agent.offline.wording import names, speaking
 
 Unit = Literal["quantity", "amount"]
 UNITS: tuple[Unit, ...] = ("quantity", "amount")
@@ -231,30 +234,29 @@ def _asked(question: str) -> str:
     return question.strip().rstrip("?？。.!！ ")
 
 
+def value_of_column(value: str, column: str) -> str:
+    """ "线上（渠道）", "Online (channel)": a value with the column it is meant in."""
+    return _("%(value)s (%(column)s)") % {"value": value, "column": column}
+
+
 def ask_measure(question: str, term: Term, columns: list[str], lang: Lang) -> Clarification | None:
     said = question[term.start : term.end]
     if _DIGIT.search(said + "".join(columns)):
         return None
     choices = [_replaced(question, term.start, term.end, c).strip() for c in columns]
-    if lang == "zh":
-        listed = "、".join(columns)
-        return Clarification(f"请确认：“{said}”可以指这几列：{listed}。你指的是哪一个？", choices)
-    listed = ", ".join(columns)
-    return Clarification(f"Please confirm: “{said}” could mean any of these columns: {listed}. Which one?", choices)
+    with speaking(lang):
+        asked = _("Please confirm: “%(said)s” could mean any of these columns: %(columns)s. Which one?")
+        return Clarification(asked % {"said": said, "columns": names(columns)}, choices)
 
 
 def ask_value(question: str, term: Term, columns: list[tuple[str, str]], lang: Lang) -> Clarification | None:
     said = question[term.start : term.end]
     if _DIGIT.search(said + "".join(c for c, _v in columns)):
         return None
-    zh = lang == "zh"
-    choices = [_replaced(question, term.start, term.end, f"{v}（{c}）" if zh else f"{v} ({c})") for c, v in columns]
-    names = [c for c, _v in columns]
-    if zh:
-        return Clarification(f"请确认：“{said}”在这几列中都出现了：{'、'.join(names)}。你指的是哪一列？", choices)
-    return Clarification(
-        f"Please confirm: “{said}” appears in several columns: {', '.join(names)}. Which one do you mean?", choices
-    )
+    with speaking(lang):
+        choices = [_replaced(question, term.start, term.end, value_of_column(v, c)) for c, v in columns]
+        asked = _("Please confirm: “%(said)s” appears in several columns: %(columns)s. Which one do you mean?")
+        return Clarification(asked % {"said": said, "columns": names([c for c, _v in columns])}, choices)
 
 
 def ask_rate(question: str, rate: SubjectRate, lang: Lang) -> Clarification | None:
@@ -262,17 +264,17 @@ def ask_rate(question: str, rate: SubjectRate, lang: Lang) -> Clarification | No
     a_num, a_base = rate.pairs["amount"]
     if _DIGIT.search(rate.word + q_num + q_base + a_num + a_base):
         return None
-    asked = _asked(question)
-    if lang == "zh":
+    said = {"rate": rate.word, "q_num": q_num, "q_base": q_base, "a_num": a_num, "a_base": a_base}
+    asked = {"question": _asked(question)}
+    with speaking(lang):
         return Clarification(
-            f"请确认：{rate.word}按数量（{q_num} / {q_base}）还是按金额（{a_num} / {a_base}）计算？",
-            [f"按数量计算，{asked}？", f"按金额计算，{asked}？"],
+            _(
+                "Please confirm: should the %(rate)s be computed by quantity (%(q_num)s / %(q_base)s) or by amount "
+                "(%(a_num)s / %(a_base)s)?"
+            )
+            % said,
+            [_("%(question)s (by quantity)?") % asked, _("%(question)s (by amount)?") % asked],
         )
-    return Clarification(
-        f"Please confirm: should the {rate.word} be computed by quantity ({q_num} / {q_base}) or by amount "
-        f"({a_num} / {a_base})?",
-        [f"{asked} (by quantity)?", f"{asked} (by amount)?"],
-    )
 
 
 @dataclass

@@ -13,10 +13,14 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext as _
+
 from apps.agent.clarification import Clarification
+from apps.agent.offline.ambiguity import value_of_column
 from apps.agent.offline.leftovers import leftover_spans
 from apps.agent.offline.plan import Plan
 from apps.agent.offline.schema_terms import fold
+from apps.agent.offline.wording import speaking
 from apps.datasets.resolve import resolve_fields
 
 if TYPE_CHECKING:
@@ -112,17 +116,22 @@ def _asked(question: str) -> str:
 
 
 def _choice(a: Analyzer, start: int, end: int, column: str, value: str | None, shared: bool) -> str:
-    question, zh = a.question, a.lang == "zh"
+    question = a.question
     if value is not None:
-        said = (f"{value}（{column}）" if zh else f"{value} ({column})") if shared else value
+        said = value_of_column(value, column) if shared else value
         return question[:start] + said + question[end:]
     rest = _asked(_without(question, start, end))
-    return f"按{column}分组，{rest}？" if zh else f"{rest} by {column}?"
+    return _("%(question)s by %(column)s?") % {"question": rest, "column": column}
 
 
 def ask_about_conditions(a: Analyzer, plan: Plan) -> Clarification | None:
     """The question to ask about the first condition-like phrase the data has something close to; phrases
     with nothing close are added to the plan's unmapped words (the answer says they were left out)."""
+    with speaking(a.lang):
+        return _ask_about_conditions(a, plan)
+
+
+def _ask_about_conditions(a: Analyzer, plan: Plan) -> Clarification | None:
     for start, end in condition_phrases(a):
         phrase = a.question[start:end]
         parts = [a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if start <= s and e <= end]
@@ -134,12 +143,9 @@ def ask_about_conditions(a: Analyzer, plan: Plan) -> Clarification | None:
         values = [v for _c, v in found if v is not None]
         choices = [_choice(a, start, end, c, v, shared=v is not None and values.count(v) > 1) for c, v in found]
         choices.append(_without(a.question, start, end))
-        if a.lang == "zh":
-            question = f"请确认：数据中没有直接对应“{phrase}”的列或值。你指的是下面哪一种，还是忽略它？"
-        else:
-            question = (
-                f"Please confirm: nothing in the data matches “{phrase}” directly. Did you mean one of these, "
-                "or should it be ignored?"
-            )
+        question = _(
+            "Please confirm: nothing in the data matches “%(phrase)s” directly. Did you mean one of these, or "
+            "should it be ignored?"
+        ) % {"phrase": phrase}
         return Clarification(question, list(dict.fromkeys(choices)))
     return None

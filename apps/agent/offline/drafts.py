@@ -8,11 +8,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
 from apps.agent.offline.plan import Plan, Shown
 from apps.agent.offline.schema_terms import Schema
+from apps.agent.offline.wording import names, speaking
 
 MAX_LISTED = 12
-_CHART = {"zh": {"line": "折线图", "bar": "柱状图", "pie": "饼图"}, "en": {"line": "line", "bar": "bar", "pie": "pie"}}
 _REF_SAFE = re.compile(r"^[^\[\]{}|]+$")
 
 
@@ -35,23 +38,35 @@ def reference(ref: str, column: str, row: int, fmt: str | None = None) -> str:
     return "{{" + f"{ref}.{column}[{row}]" + (f"|{fmt}" if fmt else "") + "}}"
 
 
+def _values(items: list[str]) -> str:
+    """Named values one after another: "金额合计 1,234，占比 12.3%", "total 1,234, share 12.3%"."""
+    return pgettext("separator between values in an answer", ", ").join(items)
+
+
+def _labelled(labels: str, said: str) -> str:
+    """ "华东 · 杯子：金额合计 1,234": a row's labels, then its values."""
+    return _("%(labels)s: %(values)s") % {"labels": labels, "values": said}
+
+
 class Writer:
+    """Writes in the active language: answer_draft picks it (wording.speaking)."""
+
     def __init__(
         self, plan: Plan, result: ResultView, schema: Schema, *, strict: bool = False, chart: str | None = None
     ):
         self.plan, self.result, self.schema, self.strict, self.chart = plan, result, schema, strict, chart
-        self.zh = plan.lang == "zh"
-
-    def t(self, zh: str, en: str) -> str:
-        return zh if self.zh else en
 
     # --- pieces ----------------------------------------------------------------------------
     def label(self, row: int, column: str) -> str:
         value = self.result.cell(row, column)
         if value is None:
-            return self.t("（空）", "(blank)")
+            return _("(blank)")
         if isinstance(value, bool):
-            return self.t("是" if value else "否", str(value).lower())
+            return (
+                pgettext("a yes/no value in an answer", "true")
+                if value
+                else pgettext("a yes/no value in an answer", "false")
+            )
         if isinstance(value, int) and 1900 <= value <= 2100 and not self.strict:
             return str(value)  # a year read from the result: shown as written, without a thousands separator
         if not _REF_SAFE.match(column):
@@ -70,11 +85,11 @@ class Writer:
     def row_values(self, row: int) -> str:
         """ "金额合计 1,234，占比 12.3%": each value after its name (a number never follows a bare colon)."""
         shown = self.shown()
-        return self.t("，", ", ").join(f"{s.name} {self.value(row, s.name, s.fmt)}" for s in shown)
+        return _values([f"{s.name} {self.value(row, s.name, s.fmt)}" for s in shown])
 
     def row_line(self, row: int, keys: list[str]) -> str:
         labels = " · ".join(self.label(row, k) for k in keys)
-        return f"{row + 1}. {labels}{self.t('：', ': ')}{self.row_values(row)}"
+        return f"{row + 1}. {_labelled(labels, self.row_values(row))}"
 
     def listing(self, keys: list[str]) -> list[str]:
         count = min(len(self.result.rows), MAX_LISTED)
@@ -83,61 +98,57 @@ class Writer:
     def filters_line(self) -> list[str]:
         if not self.plan.filter_labels:
             return []
-        return [
-            self.t("筛选条件：", "Filters: ") + self.t("；", "; ").join(self.plan.filter_labels) + self.t("。", ".")
-        ]
+        filters = pgettext("separator between filters in an answer", "; ").join(self.plan.filter_labels)
+        return [_("Filters: %(filters)s.") % {"filters": filters}]
 
     # --- bodies ----------------------------------------------------------------------------
     def scalar(self) -> list[str]:
         shown = self.shown()
         if not self.result.rows or not shown:
-            return [self.t("查询没有返回结果。", "The query returned no rows.")]
+            return [_("The query returned no rows.")]
         head = shown[0]
-        line = self.t(f"{head.name}为 ", f"{head.name} is ") + self.value(0, head.name, head.fmt)
+        said = {"measure": head.name, "value": self.value(0, head.name, head.fmt)}
         rest = [f"{s.name} {self.value(0, s.name, s.fmt)}" for s in shown[1:]]
         if rest:
-            line += self.t("（", " (") + self.t("，", ", ").join(rest) + self.t("）", ")")
-        return [line + self.t("。", ".")]
+            return [_("%(measure)s is %(value)s (%(others)s).") % {**said, "others": _values(rest)}]
+        return [_("%(measure)s is %(value)s.") % said]
 
     def grouped(self) -> list[str]:
         keys = [g.name for g in self.plan.groups]
         if not self.result.rows:
-            return [
-                self.t(
-                    "查询没有返回结果（可能是筛选条件过窄）。",
-                    "The query returned no rows (the filters may be too narrow).",
-                )
-            ]
+            return [_("The query returned no rows (the filters may be too narrow).")]
         count = "{{" + f"{self.result.ref}.row_count" + "}}"
-        by = self.t("、", ", ").join(keys)
-        primary = self.plan.shown[0].name if self.plan.shown else ""
+        said = {"groups": names(keys), "measure": self.plan.shown[0].name if self.plan.shown else "", "count": count}
         if self.plan.kind == "ranking":
-            word = self.t("最低" if self.plan.ascending else "最高", "lowest" if self.plan.ascending else "highest")
             if len(self.result.rows) == 1 or self.plan.limit == 1:
-                head = self.t(
-                    f"{primary}{word}的{by}是 {self.label(0, keys[-1])}（{self.row_values(0)}）。",
-                    f"The {by} with the {word} {primary} is {self.label(0, keys[-1])} ({self.row_values(0)}).",
-                )
-                return [head]
-            head = self.t(f"按{primary}排序（{word}在前），结果如下：", f"Ranked by {primary} ({word} first):")
+                said |= {"label": self.label(0, keys[-1]), "values": self.row_values(0)}
+                if self.plan.ascending:
+                    return [_("The %(groups)s with the lowest %(measure)s is %(label)s (%(values)s).") % said]
+                return [_("The %(groups)s with the highest %(measure)s is %(label)s (%(values)s).") % said]
+            if self.plan.ascending:
+                head = _("Ranked by %(measure)s (lowest first):") % said
+            else:
+                head = _("Ranked by %(measure)s (highest first):") % said
         elif self.plan.kind == "trend":
-            head = self.t(f"按{by}统计的{primary}（共 {count} 行）：", f"{primary} by {by} ({count} rows):")
+            head = _("%(measure)s by %(groups)s (%(count)s rows):") % said
         else:
-            head = self.t(f"按{by}统计的{primary}（共 {count} 组）：", f"{primary} by {by} ({count} groups):")
+            head = _("%(measure)s by %(groups)s (%(count)s groups):") % said
         lines = [head, *self.listing(keys)]
         if self.result.row_count > MAX_LISTED:
-            lines.append(self.t("……其余结果见表格。", "... the rest is in the table."))
+            lines.append(_("... the rest is in the table."))
         return lines
 
     def rows(self) -> list[str]:
         measure = self.plan.row_columns[-1]
         views = self.schema.by_name
         labels = [c for c in self.plan.row_columns[:-1] if c in views and views[c].category in ("id", "dimension")][:3]
-        word = self.t("最低", "lowest") if self.plan.sort and not self.plan.sort[0].desc else self.t("最高", "highest")
-        lines = [self.t(f"{measure}{word}的记录：", f"Records with the {word} {measure}:")]
+        if self.plan.sort and not self.plan.sort[0].desc:
+            lines = [_("Records with the lowest %(measure)s:") % {"measure": measure}]
+        else:
+            lines = [_("Records with the highest %(measure)s:") % {"measure": measure}]
         for i in range(min(len(self.result.rows), MAX_LISTED)):
-            names = " · ".join(self.label(i, c) for c in labels)
-            lines.append(f"{i + 1}. {names}{self.t('：', ': ')}{measure} {self.value(i, measure, None)}")
+            said = " · ".join(self.label(i, c) for c in labels)
+            lines.append(f"{i + 1}. {_labelled(said, f'{measure} {self.value(i, measure, None)}')}")
         return lines
 
     def body(self) -> list[str]:
@@ -150,15 +161,11 @@ class Writer:
         lines += self.filters_line()
         notes = list(self.plan.unmapped)
         if notes:
-            quoted = self.t("、", ", ").join(f"“{w}”" for w in notes)
-            lines.append(
-                self.t(
-                    f"注意：数据中没有与{quoted}对应的列，这部分未计算。",
-                    f"Note: no column matches {quoted}, so it was left out.",
-                )
-            )
+            quoted = names([f"“{w}”" for w in notes])
+            lines.append(_("Note: no column matches %(words)s, so it was left out.") % {"words": quoted})
         if self.chart:
-            lines.append(self.t(f"（已绘制{_CHART['zh'][self.chart]}。）", f"(Chart: {_CHART['en'][self.chart]}.)"))
+            charts = {"line": _("(Chart: line.)"), "bar": _("(Chart: bar.)"), "pie": _("(Chart: pie.)")}
+            lines.append(charts[self.chart])
         return lines
 
 
@@ -175,6 +182,7 @@ def _strip_typed_numbers(lines: list[str]) -> list[str]:
 def answer_draft(
     plan: Plan, result: ResultView, schema: Schema, follow_ups: list[str], *, strict: bool, chart: str | None
 ) -> str:
-    lines = Writer(plan, result, schema, strict=strict, chart=chart).body()
+    with speaking(plan.lang):
+        lines = Writer(plan, result, schema, strict=strict, chart=chart).body()
     lines += [f">> {q}" for q in follow_ups]
     return "\n".join(_strip_typed_numbers(lines) if strict else lines)

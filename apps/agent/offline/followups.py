@@ -6,10 +6,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from apps.agent.offline.drafts import reference
 from apps.agent.offline.lexicon import CONCEPTS
 from apps.agent.offline.plan import Lang, Plan
 from apps.agent.offline.schema_terms import ColumnView, Schema, flag_core, fold
+from apps.agent.offline.wording import names, speaking
 
 MAX_FOLLOW_UPS = 3
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -55,36 +58,61 @@ def _picks(schema: Schema, plan: Plan | None) -> _Picks:
     return _Picks(_headline_measure(schema, plan), fresh, time, flag, flag_used)
 
 
+def measure_phrase(view: ColumnView) -> str:
+    """ "金额合计", "average salary": how a suggestion names a measure (its average when it is averaged)."""
+    return average_phrase(view.name) if view.averaged else _("total %(measure)s") % {"measure": view.name}
+
+
+def average_phrase(measure: str) -> str:
+    return _("average %(measure)s") % {"measure": measure}
+
+
+def by_group_question(measure: str, group: str) -> str:
+    return _("What is the %(measure)s by %(group)s?") % {"measure": measure, "group": group}
+
+
+def trend_question(measure: str) -> str:
+    return _("What is the monthly trend of %(measure)s?") % {"measure": measure}
+
+
+def records_question(group: str) -> str:
+    return _("How many records are there per %(group)s?") % {"group": group}
+
+
 def follow_ups(schema: Schema, plan: Plan | None, lang: Lang, question: str) -> list[str]:
-    picks, zh = _picks(schema, plan), lang == "zh"
+    with speaking(lang):
+        candidates = _candidates(schema, plan, lang)
+    asked = fold(question).strip(" ?？。.")
+    unique = [c for c in dict.fromkeys(candidates) if fold(c).strip(" ?？。.") != asked]
+    return unique[:MAX_FOLLOW_UPS]
+
+
+def _candidates(schema: Schema, plan: Plan | None, lang: Lang) -> list[str]:
+    picks = _picks(schema, plan)
     dims, trended = picks.dims, bool(plan and plan.time_group)
     candidates: list[str] = []
     if picks.flag and dims:
-        core = _flag_word(schema, picks.flag, zh)
-        rate_by = f"各{dims[0]}的{core}率是多少？" if zh else f"What is the {core} rate by {dims[0]}?"
-        rate_trend = f"每月{core}率的趋势如何？" if zh else f"What is the monthly trend of the {core} rate?"
+        core = _flag_word(schema, picks.flag, lang == "zh")
+        rate_by = _("What is the %(flag)s rate by %(group)s?") % {"flag": core, "group": dims[0]}
+        rate_trend = _("What is the monthly trend of the %(flag)s rate?") % {"flag": core}
         if picks.flag_used:
             candidates += [rate_by] + ([rate_trend] if picks.time and not trended else [])
     if picks.measure is not None:
         m, averaged = picks.measure.name, picks.measure.averaged
-        phrase = (f"平均{m}" if averaged else f"{m}合计") if zh else (f"average {m}" if averaged else f"total {m}")
+        phrase = measure_phrase(picks.measure)
         if dims:
-            candidates.append(f"各{dims[0]}的{phrase}是多少？" if zh else f"What is the {phrase} by {dims[0]}?")
+            candidates.append(by_group_question(phrase, dims[0]))
         if picks.time and not trended:
-            candidates.append(f"每月{phrase}的趋势如何？" if zh else f"What is the monthly trend of {phrase}?")
+            candidates.append(trend_question(phrase))
         if len(dims) > 1:
-            candidates.append(
-                f"{phrase}最高的{dims[1]}是哪个？" if zh else f"Which {dims[1]} has the highest {phrase}?"
-            )
+            candidates.append(_("Which %(group)s has the highest %(measure)s?") % {"group": dims[1], "measure": phrase})
         if dims and not averaged and not (plan and plan.windows):
-            candidates.append(f"各{dims[0]}的{m}占比是多少？" if zh else f"What is the share of {m} by {dims[0]}?")
+            candidates.append(_("What is the share of %(measure)s by %(group)s?") % {"measure": m, "group": dims[0]})
     elif dims:
-        candidates.append(f"各{dims[0]}有多少条记录？" if zh else f"How many records are there per {dims[0]}?")
+        candidates.append(records_question(dims[0]))
     if picks.flag and dims and not picks.flag_used:
         candidates.append(rate_by)
-    asked = fold(question).strip(" ?？。.")
-    unique = [c for c in dict.fromkeys(candidates) if fold(c).strip(" ?？。.") != asked]
-    return unique[:MAX_FOLLOW_UPS]
+    return candidates
 
 
 def _flag_word(schema: Schema, flag: str, zh: bool) -> str:
@@ -99,50 +127,44 @@ def _flag_word(schema: Schema, flag: str, zh: bool) -> str:
 
 
 def fallback_draft(plan: Plan, schema: Schema, ref: str | None, metric: str, lang: Lang, question: str) -> str:
-    zh = lang == "zh"
-    words = ("、" if zh else ", ").join(f"“{w}”" for w in plan.unmapped)
-    if plan.reason == "greeting":
-        return _greeting(schema, ref, metric, lang, question)
+    with speaking(lang):
+        lines = _greeting(schema, ref, metric) if plan.reason == "greeting" else _unmapped(plan, schema, ref, metric)
+    return "\n".join(lines + [f">> {q}" for q in follow_ups(schema, None, lang, question)])
+
+
+def _unmapped(plan: Plan, schema: Schema, ref: str | None, metric: str) -> list[str]:
+    words = names([f"“{w}”" for w in plan.unmapped])
     if plan.reason == "query_failed":  # analyses no tool does are refused before any query (refusals.py)
-        why = "按这个问题构造的查询没有成功执行" if zh else "the query built for this question could not run"
+        why = _("the query built for this question could not run")
     elif words:
-        why = f"数据中没有与{words}对应的列" if zh else f"no column in the data matches {words}"
+        why = _("no column in the data matches %(words)s") % {"words": words}
     else:
-        why = (
-            "我没有在问题中找到可以对应到数据列的指标或维度"
-            if zh
-            else "I found no measure or dimension of the data in the question"
-        )
-    columns = ("、" if zh else ", ").join(v.name for v in schema.views)
+        why = _("I found no measure or dimension of the data in the question")
+    columns = names([v.name for v in schema.views])
     lines = [
-        f"抱歉，这个问题我无法可靠地对应到数据：{why}。为避免猜测，我没有计算其他数字。"
-        if zh
-        else f"Sorry, I could not map this question to the data reliably: {why}. I did not guess any numbers."
+        _("Sorry, I could not map this question to the data reliably: %(why)s. I did not guess any numbers.")
+        % {"why": why}
     ]
     if ref:
         count = reference(ref, metric, 0)
         lines.append(
-            f"这份数据共有 {count} 行，包含这些列：{columns}。"
-            if zh
-            else f"The data has {count} rows with these columns: {columns}."
+            _("The data has %(count)s rows with these columns: %(columns)s.") % {"count": count, "columns": columns}
         )
     else:
-        lines.append(f"这份数据包含这些列：{columns}。" if zh else f"The data has these columns: {columns}.")
-    lines.append("可以试试下面推荐的问题。" if zh else "Try one of the suggested questions below.")
-    lines += [f">> {q}" for q in follow_ups(schema, None, lang, question)]
-    return "\n".join(lines)
+        lines.append(_("The data has these columns: %(columns)s.") % {"columns": columns})
+    lines.append(_("Try one of the suggested questions below."))
+    return lines
 
 
-def _greeting(schema: Schema, ref: str | None, metric: str, lang: Lang, question: str) -> str:
-    zh = lang == "zh"
-    columns = ("、" if zh else ", ").join(v.name for v in schema.views)
-    count = reference(ref, metric, 0) if ref else ""
-    if zh:
-        lines = ["你好！我可以回答关于这份数据的问题，答案中的数字都来自对数据的实际查询。"]
-        lines.append(f"这份数据共有 {count} 行，包含这些列：{columns}。" if ref else f"这份数据包含这些列：{columns}。")
-        lines.append("可以试试下面推荐的问题。")
+def _greeting(schema: Schema, ref: str | None, metric: str) -> list[str]:
+    columns = names([v.name for v in schema.views])
+    lines = [_("Hello! I answer questions about this data; every number comes from a query on it.")]
+    if ref:
+        count = reference(ref, metric, 0)
+        lines.append(
+            _("The data has %(count)s rows with these columns: %(columns)s.") % {"count": count, "columns": columns}
+        )
     else:
-        lines = ["Hello! I answer questions about this data; every number comes from a query on it."]
-        lines.append(f"The data has {count} rows with these columns: {columns}." if ref else f"Columns: {columns}.")
-        lines.append("Try one of the suggested questions below.")
-    return "\n".join(lines + [f">> {q}" for q in follow_ups(schema, None, lang, question)])
+        lines.append(_("Columns: %(columns)s.") % {"columns": columns})
+    lines.append(_("Try one of the suggested questions below."))
+    return lines
