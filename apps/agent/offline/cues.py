@@ -149,7 +149,8 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
             for m in re.finditer(body, text):
                 if not _free(taken, m.start(), m.end()):
                     continue
-                column = _threshold_column(text, m, measures, schema)
+                quantity = schema.concept_column("quantity") if "件" in m.group(0) else None
+                column = quantity.name if quantity else _threshold_column(text, m, measures, schema)
                 if column is None:
                     continue
                 value = float(m.group(1)) * _UNIT.get(m.group(2) or "", 1.0)
@@ -176,7 +177,7 @@ def _threshold_column(text: str, m: re.Match[str], measures: list[Term], schema:
     return measures[0].column if measures else None
 
 
-def _counting(text: str, terms: list[Term], taken: bytearray, cues: Cues) -> None:
+def _counting(text: str, schema: Schema, terms: list[Term], taken: bytearray, cues: Cues) -> None:
     if find_words(text, lx.HEADCOUNT_WORDS, bytearray(len(text))):
         cues.counting = True
     zh = re.compile(r"(?P<w>多少|几)\s*(?P<c>[" + lx.COUNT_CLASSIFIERS + r"])?\s*(?P<d>不同的?|不重复的?)?")
@@ -186,6 +187,8 @@ def _counting(text: str, terms: list[Term], taken: bytearray, cues: Cues) -> Non
     entity = "|".join(re.escape(w) for w in lx.ENTITY_WORDS)
     for pattern in (zh, en):
         for m in pattern.finditer(text):
+            if not _free(taken, m.start(), m.end()):
+                continue  # "几件" named the quantity column
             nearby = [t for t in terms if 0 <= t.start - m.end() <= 12 and t.kind == "column"]
             target = nearby[0] if nearby and _only_words(text[m.end() : nearby[0].start]) else None
             said = (
@@ -204,6 +207,9 @@ def _counting(text: str, terms: list[Term], taken: bytearray, cues: Cues) -> Non
         rest = text[term.end : term.end + 6]
         suffix = next((s for s in lx.COUNT_SUFFIXES_ZH if rest.startswith(s)), None)
         tail = re.match(r"\s*(?:count|的?(?:总)?(?:数量|个数)|有?(?:多少|几)[" + lx.COUNT_CLASSIFIERS + "]?)", rest)
+        measure = schema.by_name[term.column].category == "measure" if term.kind == "column" else False
+        if measure and not suffix:
+            continue  # "金额多少" asks for the amount, not for a count of it
         if term.kind == "column" and (suffix or tail) and _free(taken, term.end, term.end + 1):
             cues.counting = True
             cues.count_target = cues.count_target or term
@@ -324,7 +330,7 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     cues.unsupported = _unsupported(question, text, _without_partial_mentions(taken, terms), dates)
     _ranking(text, terms, taken, cues)
     _time_edge(text, dates, taken, cues)
-    _counting(text, terms, taken, cues)
+    _counting(text, schema, terms, taken, cues)
     words = [w for ws in lx.AGG_WORDS.values() for w in ws]
     func_of = {w: f for f, ws in lx.AGG_WORDS.items() for w in ws}
     cues.agg_words = [(s, e, func_of[w]) for s, e, w in find_words(text, words, taken)]

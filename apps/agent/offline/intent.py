@@ -6,6 +6,7 @@ returned; the question's words only choose among them. What cannot be mapped is 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from apps.agent.clarification import Clarification
@@ -13,7 +14,7 @@ from apps.agent.messages import language_of
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import Readings, read
 from apps.agent.offline.conditions import ask_about_conditions
-from apps.agent.offline.cues import Cues, find_words, read_cues
+from apps.agent.offline.cues import Cues, Threshold, find_words, read_cues
 from apps.agent.offline.kinds import period_change, to_date
 from apps.agent.offline.leftovers import leftover_words
 from apps.agent.offline.metrics import MetricBuilder
@@ -22,6 +23,8 @@ from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms
 from apps.agent.offline.timewords import default_grain, find_grain, find_time_filters, merge_years
 from apps.datasets.profile import TableProfile
 
+_HOW_MANY_PIECES = re.compile(r"(?:几|多少)\s*件")
+_N_PIECES = re.compile(r"(?<![\d.])(\d{1,4})\s*件(?!以上|以下|及以上|及以下|或以上|或以下|数)")
 _MEASURE_GROUP_MARKERS = ("各个", "各", "每个", "每一个", "each", "for each", "across")
 
 
@@ -47,18 +50,56 @@ class Analyzer:
         rates = find_words(self.text, reserved, bytearray(len(self.text)))
         mentions = find_terms(question, self.schema)
         terms = [t for t in mentions if not any(s < t.end and t.start < e for s, e, _w in rates)]
+        terms = self._without_modifiers(terms) + self._quantity_terms(terms)
         self.readings: Readings = read(question, self.text, self.schema, terms, self.lang)
         self.terms = self.readings.terms
         self.taken = bytearray(len(self.text))
-        for start, end in [(t.start, t.end) for t in self.terms] + [s for s in [self.readings.basis_span] if s]:
+        spans = [(t.start, t.end) for t in self.terms] + [s for s in [self.readings.basis_span] if s] + self.modifiers
+        for start, end in spans:
             _claim(self.taken, start, end)
         self.time_col = self.schema.time_column([t.column for t in self.terms if t.kind == "column"])
         found = [f for f in find_time_filters(self.text, self.time_col) if self._free(f.start, f.end)]
         for f in found:
             _claim(self.taken, f.start, f.end)
         self.time_filters, self.years = merge_years(found)
+        pieces = self._pieces()
         self.cues: Cues = read_cues(question, self.text, self.schema, self.terms, self.taken)
+        self.cues.thresholds += pieces
         self.grain, self.trend = find_grain(self.text, self.taken)
+
+    def _quantity_terms(self, terms: list[Term]) -> list[Term]:
+        """ "平均每单买几件", "多少件": the data's quantity column, asked by its unit (件) instead of its name."""
+        quantity = self.schema.concept_column("quantity")
+        if quantity is None or any(t.kind == "column" and t.column == quantity.name for t in terms):
+            return []
+        return [Term(quantity.name, "column", m.start(), m.end(), 2.0) for m in _HOW_MANY_PIECES.finditer(self.text)]
+
+    def _pieces(self) -> list[Threshold]:
+        """ "一次买3件的订单": a number of pieces is a condition on the quantity column (quantity = 3)."""
+        quantity = self.schema.concept_column("quantity")
+        found = []
+        for m in _N_PIECES.finditer(self.text) if quantity is not None else ():
+            if self._free(m.start(), m.end()):
+                _claim(self.taken, m.start(), m.end())
+                found.append(Threshold(quantity.name, "=", int(m.group(1)), m.group(1), m.start(), m.end()))
+        return found
+
+    def _without_modifiers(self, terms: list[Term]) -> list[Term]:
+        """ "销售账号", "sales team": a measure word written right before a label column names that column's kind,
+        it is not a measure to compute."""
+        columns = [t for t in terms if t.kind == "column"]
+        dropped = {
+            id(t)
+            for t in columns
+            if self.schema.by_name[t.column].category == "measure"
+            and any(
+                o.start == t.end + (1 if self.text[t.end : t.end + 1] == " " else 0)
+                and self.schema.by_name[o.column].category in ("dimension", "id")
+                for o in columns
+            )
+        }
+        self.modifiers = [(t.start, t.end) for t in terms if id(t) in dropped]
+        return [t for t in terms if id(t) not in dropped]
 
     def _free(self, start: int, end: int) -> bool:
         return self.taken.find(1, start, end) == -1

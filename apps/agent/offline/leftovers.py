@@ -34,6 +34,7 @@ _VOCABULARY: tuple[str, ...] = tuple(
             lx.YOY_WORDS,
             lx.MOM_WORDS,
             lx.UNTIL_WORDS,
+            lx.RECORD_WORDS,
             lx.CORR_WORDS,
             lx.COMPARE_WORDS,
             lx.TREND_WORDS,

@@ -122,6 +122,7 @@ RATE_CONCEPTS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("bounce rate", "跳出率"), "bounce", "session"),
     (("click-through rate", "click through rate", "ctr", "点击率"), "click", "impression"),
     (("profit margin", "利润率"), "profit", "revenue"),
+    (("客单价", "average order value", "aov"), "revenue", "order"),
     (("pages per session", "页面/会话", "人均浏览"), "pageview", "session"),
 )
 
@@ -190,6 +191,22 @@ HEADCOUNT_WORDS = ("人数", "多少人", "几个人", "几人", "headcount", "h
 
 SHARE_WORDS = ("占比", "份额", "比重", "构成", "百分比", "百分之几", "百分之多少", "占多少", "占了多少", "占总")
 SHARE_WORDS += ("share", "percentage", "percent", "proportion", "fraction", "what percent")
+# One row rather than a group: "金额最大的一笔订单", "单条退货金额最高", "the single largest order".
+RECORD_WORDS = (
+    "一笔",
+    "一单",
+    "单笔",
+    "单条",
+    "单次",
+    "一条记录",
+    "一条",
+    "哪一单",
+    "哪一笔",
+    "哪笔",
+    "哪条记录",
+    "哪一条",
+)
+RECORD_WORDS += ("single", "one record", "which record", "which transaction", "which order")
 # A change against the same period a year earlier (同比), or against the period just before (环比).
 YOY_WORDS = ("同比", "去年同期", "上年同期", "same period last year", "year over year", "year-over-year", "yoy")
 MOM_WORDS = ("环比", "month over month", "month-over-month", "quarter over quarter", "qoq", "mom")
@@ -257,11 +274,12 @@ GRAIN_WORDS: dict[str, tuple[str, ...]] = {
     "week": ("每周", "按周", "周度", "逐周", "每星期", "weekly", "per week", "by week", "each week", "wow"),
     "month": (
         ("每月", "按月", "月度", "各月", "每个月", "逐月", "月份", "分月", "monthly", "per month", "by month")
-        + ("each month", "month by month", "month over month", "month-over-month", "mom")
+        + ("each month", "month by month", "month over month", "month-over-month", "mom", "哪个月", "哪一个月")
+        + ("哪月", "which month")
     ),
     "quarter": (
         ("每季度", "按季度", "各季度", "每个季度", "分季度", "季度", "quarterly", "per quarter", "by quarter")
-        + ("each quarter", "qoq")
+        + ("each quarter", "qoq", "哪个季度", "which quarter")
     ),
     "year": (
         ("每年", "按年", "年度", "各年", "历年", "逐年", "年份", "每一年", "yearly", "annual", "annually", "per year")
@@ -331,7 +349,8 @@ EN_NUMERALS = {
 # Words that carry no column meaning; what is left after these and every recognised term is what
 # the planner could not map.
 FILLER_ZH = (
-    (
+    ("每单", "每笔", "每次", "一次", "单笔", "购买", "买了", "买的", "买")
+    + (
         "帮我",
         "请问",
         "请",

@@ -43,6 +43,9 @@ class MetricBuilder:
             if t.column not in grouped and t.column not in seen and not a.threshold_subject(t) and not a.count_word(t):
                 seen.add(t.column)
                 self.measures.append(t)
+        named = [t for t in self.measures if a._before(t, ("按照", "按", "by", "in terms of", "based on"), 4)]
+        if named and a.cues.ranking:  # "卖得最好的产品（按销售额）": the measure named after 按 ranks
+            self.measures = named
         self.flags = a.columns("flag")
         self.used: set[int] = set()
         self.names: set[str] = {g.name for g in plan.groups}
@@ -137,10 +140,13 @@ class MetricBuilder:
         found: list[Condition] = []
         grouped = {g.column for g in self.plan.groups}
         alone = not self.plan.groups and not self.flags  # "share of orders from 华东": the value is the share
+        flagged_rate = cues.rate and not cues.share and bool(self.flags)
         for column, terms in self.values.items():
             term = terms[0]
             if len(terms) != 1 or column in grouped or (self.a.scoped(term) and not alone):
                 continue
+            if flagged_rate and any(term.end <= f.start for f in self.flags):
+                continue  # "抖音小店的退货率": the value scopes the rate (a filter), it is not its numerator
             if first_group is None or term.start > first_group:
                 found.append((term, Filter(column=column, op="=", value=term.value)))
         found += [(t, self.flag_spec(t)) for t in self.flags if not self.a.scoped(t)]
@@ -181,13 +187,17 @@ class MetricBuilder:
         self.plan.derived.append(Derived(name=name, expr=f"[{num}] / [{den}]"))
         self.plan.shown = [Shown(name, fmt), Shown(num), Shown(den)]
 
-    def sum_ratio(self, word: str, numerator: str, denominator: str, at: int) -> None:
+    def sum_ratio(self, word: str, numerator: str, denominator: str, at: int, fmt: str | None = "pct") -> None:
         """A rate named by the question's word ("退货率", "profit margin"): one column's sum over another's."""
         num = self.add(Metric(self.agg_name("sum", numerator), "sum", numerator), at)
         den = self.add(Metric(self.agg_name("sum", denominator), "sum", denominator), at)
+        self.ratio(self.rate_name(word), num.name, den.name, fmt)
+
+    def rate_name(self, word: str) -> str:
+        """The question's own word for a rate (退货率, profit_margin); "rate" for a Chinese word in English."""
         cjk = bool(re.search(r"[\u4e00-\u9fff]", word))
         name = re.sub(r"\s+", "", word) if self.zh and cjk else _slug(word)
-        self.ratio(name if self.zh or not re.search(r"[\u4e00-\u9fff]", name) else "rate", num.name, den.name, "pct")
+        return name if self.zh or not re.search(r"[\u4e00-\u9fff]", name) else "rate"
 
     def share(self) -> None:
         base = self.base_metric()

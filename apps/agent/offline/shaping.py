@@ -79,6 +79,11 @@ def add_order(b: MetricBuilder) -> None:
         return
     primary = plan.shown[0].name
     if cues.ranking and plan.groups:
+        for g in plan.dims:  # "哪种退货原因最多": among the rows that have one (a blank is not an answer)
+            view = b.a.schema.by_name.get(g.column)
+            if view is not None and view.null_ratio > 0 and all(f.column != g.column for f in plan.filters):
+                plan.filters.append(Filter(column=g.column, op="is_null", value=False))
+                plan.filter_labels.append(f"{g.column} 非空" if b.zh else f"{g.column} is not blank")
         n = cues.top_n or (None if cues.plural else 1)
         plan.ascending = cues.ascending
         if plan.time_group and plan.dims:

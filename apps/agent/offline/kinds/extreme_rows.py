@@ -1,10 +1,13 @@
 """Whole rows with the highest or lowest value of a measure: "金额最高的5笔订单", "the record with the lowest
-price" (the row's labels come with it, so the answer names the row the value belongs to)."""
+price", "金额最大的一笔订单是哪一单，买的是什么产品" (the row's labels come with it, so the answer names the row
+the value belongs to; the columns the question asks about come first)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from apps.agent.offline import lexicon as lx
+from apps.agent.offline.cues import find_words
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.plan import Shown
 from apps.datasets.queryspec import Sort
@@ -13,16 +16,27 @@ if TYPE_CHECKING:
     from apps.agent.offline.metrics import MetricBuilder
 
 
+def one_record(b: MetricBuilder) -> bool:
+    """ "一笔", "单条", "single": the question is about single rows, not totals per group."""
+    return bool(find_words(b.a.text, lx.RECORD_WORDS, bytearray(len(b.a.text))))
+
+
 def detect(b: MetricBuilder) -> bool:
     cues = b.a.cues
-    return cues.ranking and not b.plan.groups and bool(b.measures) and not cues.counting
+    if not cues.ranking or not b.measures or cues.counting:
+        return False
+    return not b.plan.groups or one_record(b)
 
 
 def build(b: MetricBuilder) -> None:
     measure = b.measures[0].column
-    labels = [v.name for v in b.a.schema.of("id", "dimension", "time", "year") if v.name != measure][:6]
     plan, cues = b.plan, b.a.cues
-    plan.row_columns = [*labels, measure]
+    asked = [g.column for g in plan.groups if g.column != measure]
+    if b.a.time_col is not None and b.a.time_col.name not in asked and b.a.cues.when is None:
+        asked.append(b.a.time_col.name)
+    others = [v.name for v in b.a.schema.of("id", "dimension", "time", "year") if v.name not in (measure, *asked)]
+    plan.groups, plan.time_group = [], None  # rows, not groups: the asked columns are shown beside each row
+    plan.row_columns = [*dict.fromkeys([*asked, *others])][:6] + [measure]
     plan.sort = [Sort(by=measure, desc=not cues.ascending)]
     plan.limit = cues.top_n or (10 if cues.plural else 1)
     plan.shown = [Shown(measure)]
