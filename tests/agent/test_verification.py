@@ -242,3 +242,21 @@ def test_chinese_numerals_inside_real_values_are_names_not_numbers():
     draft = "退货最多的原因是七天无理由（12 单），其次是质量问题（5 单）。"
     verdict = verify(VerifyInput(question="各退货原因的数量？", draft=draft, tool_calls=[schema, table]))
     assert verdict.passed, verdict.reasons
+
+
+def test_suggested_questions_alone_are_an_empty_answer():
+    verdict = check(">> 各地区的销售额是多少？\n>> 每月销售额的趋势如何？")
+    assert not verdict.passed and [r.code for r in verdict.reasons] == ["empty_answer"]
+
+
+def test_a_fall_written_with_its_minus_sign_agrees_with_a_growth_word():
+    assert check("华东环比增长率为 -5.2%", question="华东的情况").passed
+    wrong = check("华东环比增长 5.2%", question="华东的情况")
+    assert not wrong.passed and [r.code for r in wrong.reasons] == ["mislabeled_value"]
+
+
+def test_digits_inside_a_result_columns_name_are_part_of_the_name():
+    calls = [SCHEMA, query(columns=("2025-12退货金额合计", "2025-11退货金额合计"), rows=[[97161.79, 104849.01]])]
+    draft = "2025-12退货金额合计 97,161.79，2025-11退货金额合计 104,849.01。"
+    verdict = check(draft, question="退货金额对比", calls=calls)
+    assert verdict.passed, verdict.feedback()

@@ -149,7 +149,7 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
             for m in re.finditer(body, text):
                 if not _free(taken, m.start(), m.end()):
                     continue
-                quantity = schema.concept_column("quantity") if "件" in m.group(0) else None
+                quantity = schema.concept_column("quantity") if "件" in m.group(0) and not measures else None
                 column = quantity.name if quantity else _threshold_column(text, m, measures, schema)
                 if column is None:
                     continue

@@ -141,7 +141,8 @@ class Writer:
     def rows(self) -> list[str]:
         measure = self.plan.row_columns[-1]
         views = self.schema.by_name
-        labels = [c for c in self.plan.row_columns[:-1] if c in views and views[c].category in ("id", "dimension")][:3]
+        kinds = ("id", "dimension", "time", "year")  # the columns asked come first (哪天, 哪个产品)
+        labels = [c for c in self.plan.row_columns[:-1] if c in views and views[c].category in kinds][:3]
         if self.plan.sort and not self.plan.sort[0].desc:
             lines = [_("Records with the lowest %(measure)s:") % {"measure": measure}]
         else:

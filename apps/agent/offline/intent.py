@@ -25,6 +25,9 @@ from apps.datasets.profile import TableProfile
 
 _HOW_MANY_PIECES = re.compile(r"(?:几|多少)\s*件")
 _N_PIECES = re.compile(r"(?<![\d.])(\d{1,4})\s*件(?!以上|以下|及以上|及以下|或以上|或以下|数)")
+_PRESENT = re.compile(r"有\s*([^\s，,。？?的]{1,8}?)\s*的?\s*(?:记录|订单|数据|行|明细)?\s*(?:里|中|当中|之中)")
+_QUANTITY_NAME = re.compile(r"数量|件数|(?i:quantity|qty|units)")
+_COMPARED = re.compile(r"(超过|大于|多于|少于|小于|不足|低于|高于|至少|最多|不到|>|<|≥|≤)\s*$")
 _MEASURE_GROUP_MARKERS = ("各个", "各", "每个", "每一个", "each", "for each", "across")
 
 
@@ -50,7 +53,7 @@ class Analyzer:
         rates = find_words(self.text, reserved, bytearray(len(self.text)))
         mentions = find_terms(question, self.schema)
         terms = [t for t in mentions if not any(s < t.end and t.start < e for s, e, _w in rates)]
-        terms = self._without_modifiers(terms) + self._quantity_terms(terms)
+        terms, self.present = self._presence(self._without_modifiers(terms) + self._quantity_terms(terms))
         self.readings: Readings = read(question, self.text, self.schema, terms, self.lang)
         self.terms = self.readings.terms
         self.taken = bytearray(len(self.text))
@@ -64,22 +67,41 @@ class Analyzer:
         self.time_filters, self.years = merge_years(found)
         pieces = self._pieces()
         self.cues: Cues = read_cues(question, self.text, self.schema, self.terms, self.taken)
-        self.cues.thresholds += pieces
+        self.cues.thresholds += pieces + self.present
         self.grain, self.trend = find_grain(self.text, self.taken)
+
+    def _presence(self, terms: list[Term]) -> tuple[list[Term], list[Threshold]]:
+        """ "有退货的记录里": the rows where the measure named is present (above zero), a scope and not a measure."""
+        found: list[Threshold] = []
+        for m in _PRESENT.finditer(self.text):
+            inside = [t for t in terms if t.kind == "column" and m.start(1) <= t.start and t.end <= m.end(1)]
+            measures = [t for t in inside if self.schema.by_name[t.column].category == "measure"]
+            if not measures or len(inside) != len(measures):
+                continue
+            found.append(Threshold(measures[0].column, ">", 0, "0", m.start(), m.end()))
+            terms = [t for t in terms if t not in inside]
+            self.modifiers.append((m.start(), m.end()))
+        return terms, found
+
+    def _quantity(self) -> ColumnView | None:
+        """The data's one quantity column (数量, units), if it has exactly one."""
+        found = [v for v in self.schema.of("measure") if _QUANTITY_NAME.search(v.name)]
+        return found[0] if len(found) == 1 else None
 
     def _quantity_terms(self, terms: list[Term]) -> list[Term]:
         """ "平均每单买几件", "多少件": the data's quantity column, asked by its unit (件) instead of its name."""
-        quantity = self.schema.concept_column("quantity")
+        quantity = self._quantity()
         if quantity is None or any(t.kind == "column" and t.column == quantity.name for t in terms):
             return []
         return [Term(quantity.name, "column", m.start(), m.end(), 2.0) for m in _HOW_MANY_PIECES.finditer(self.text)]
 
     def _pieces(self) -> list[Threshold]:
         """ "一次买3件的订单": a number of pieces is a condition on the quantity column (quantity = 3)."""
-        quantity = self.schema.concept_column("quantity")
+        quantity = self._quantity()
         found = []
         for m in _N_PIECES.finditer(self.text) if quantity is not None else ():
-            if self._free(m.start(), m.end()):
+            compared = _COMPARED.search(self.text[max(0, m.start() - 6) : m.start()])
+            if self._free(m.start(), m.end()) and not compared:
                 _claim(self.taken, m.start(), m.end())
                 found.append(Threshold(quantity.name, "=", int(m.group(1)), m.group(1), m.start(), m.end()))
         return found

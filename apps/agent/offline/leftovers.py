@@ -35,6 +35,8 @@ _VOCABULARY: tuple[str, ...] = tuple(
             lx.MOM_WORDS,
             lx.UNTIL_WORDS,
             lx.RECORD_WORDS,
+            lx.VALUE_NEGATIONS,
+            ("以外", "之外", "包括", "在内"),
             lx.CORR_WORDS,
             lx.COMPARE_WORDS,
             lx.TREND_WORDS,

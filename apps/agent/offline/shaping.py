@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+
 from apps.agent.offline.plan import Plan, Shown, filter_label
+from apps.agent.offline.wording import speaking
 from apps.datasets.queryspec import Filter, Sort, Window
 
 if TYPE_CHECKING:
@@ -83,7 +86,8 @@ def add_order(b: MetricBuilder) -> None:
             view = b.a.schema.by_name.get(g.column)
             if view is not None and view.null_ratio > 0 and all(f.column != g.column for f in plan.filters):
                 plan.filters.append(Filter(column=g.column, op="is_null", value=False))
-                plan.filter_labels.append(f"{g.column} 非空" if b.zh else f"{g.column} is not blank")
+                with speaking(b.a.lang):
+                    plan.filter_labels.append(_("%(column)s is not blank") % {"column": g.column})
         n = cues.top_n or (None if cues.plural else 1)
         plan.ascending = cues.ascending
         if plan.time_group and plan.dims:

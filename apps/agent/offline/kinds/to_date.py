@@ -7,8 +7,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext as _
+
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.timewords import Period, periods
+from apps.agent.offline.wording import speaking
 from apps.datasets.queryspec import Filter
 
 if TYPE_CHECKING:
@@ -39,9 +42,9 @@ def build(b: MetricBuilder) -> None:
     b.time_consumed = True
     b.plan.filters += [Filter(**spec) for spec in period.filters(column)]
     last = (period.end - dt.timedelta(days=1)).isoformat()
-    b.plan.filter_labels.append(
-        f"{column.name}在{period.start.isoformat()}至{last}" if b.zh else f"{column.name} from {period.start} to {last}"
-    )
+    with speaking(b.a.lang):
+        label = _("%(column)s from %(start)s to %(end)s") % {"column": column.name, "start": period.start, "end": last}
+    b.plan.filter_labels.append(label)
     b.a.cues.cumulative = False  # one total: no running-total window
     b.aggregate_all()
     for metric in b.plan.metrics:

@@ -1,0 +1,156 @@
+"""The offline planner's question kinds (apps/agent/offline/kinds): each kind is reached by the questions it is
+for, and the defects a business user met are pinned down (同比 read as month over month, 截至…累计 restarting
+inside the year, a value scoping a rate taken as its numerator, a single order answered with a product total)."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.agent.offline.intent import analyze
+from apps.agent.offline.kinds import NAMES
+from apps.datasets.profile import TableProfile
+from tests.agent.test_offline_planner import ORDERS, col
+
+RETURNS = TableProfile(
+    row_count=5848,
+    columns=[
+        col("日期", "date", "time", 730, lo="2024-01-01", hi="2025-12-31"),
+        col("账号", "text", "dimension", 4, values=["京东自营", "天猫旗舰店", "抖音小店", "线下门店"]),
+        col("地区", "text", "dimension", values=["华东", "华北", "华南", "西部"]),
+        col("订单数量", "integer", "measure", 40, lo=1, hi=40),
+        col("销售金额", "number", "measure", 5000, lo=100.0, hi=9000.0),
+        col("退货数量", "integer", "measure", 10, lo=0, hi=10),
+        col("退货金额", "number", "measure", 900, lo=0.0, hi=2700.0),
+    ],
+)
+
+# One question per kind, in the registry's order of trial: adding a kind means adding its example here.
+EXAMPLES = {
+    "period_change": ("2025年退货金额同比增长了多少", RETURNS),
+    "to_date": ("截至6月底，2025年累计销售金额是多少", RETURNS),
+    "correlation": ("销售金额和订单数量的相关系数", RETURNS),
+    "named_rate": ("整体客单价是多少", ORDERS),
+    "subject_rate": ("2025年的退货率是多少（按数量）", RETURNS),
+    "conditional_ratio": ("华东地区的退货率", ORDERS),
+    "share": ("各地区销售额占比", ORDERS),
+    "measure_ratio": ("销售金额/订单数量", RETURNS),
+    "time_edge": ("最早的下单日期是哪天", ORDERS),
+    "distribution": ("金额的分布情况", ORDERS),
+    "extreme_rows": ("金额最大的一笔订单是哪一单", ORDERS),
+    "aggregate": ("各地区的销售额", ORDERS),
+}
+
+
+def test_every_kind_in_the_registry_has_an_example_that_reaches_it():
+    assert set(EXAMPLES) == set(NAMES)
+    for kind, (question, profile) in EXAMPLES.items():
+        assert analyze(question, profile).question_kind == kind, question
+
+
+def _where(agg):
+    return [(f["column"], f["op"], f["value"], f.get("grain")) for f in agg.get("where", [])]
+
+
+def test_yoy_of_a_named_year_compares_it_with_the_year_before_not_month_over_month():
+    spec = analyze("2025年退货金额同比增长了多少", RETURNS).spec()
+    assert "group_by" not in spec and "windows" not in spec and "filters" not in spec
+    now, before = spec["aggregations"]
+    assert _where(now) == [("日期", "=", 2025, "year")] and _where(before) == [("日期", "=", 2024, "year")]
+    assert now["column"] == before["column"] == "退货金额"
+    assert any(d["expr"].startswith(f"([{now['name']}] - [{before['name']}])") for d in spec["derived"])
+
+
+@pytest.mark.parametrize(
+    ("question", "profile", "now", "before"),
+    [
+        ("2025年3月的退货数量跟去年同期比变化了多少", RETURNS, "2025-03", "2024-03"),
+        ("7月销售额的环比增长率是多少", ORDERS, "2025-07", "2025-06"),
+        ("2025年12月的退货金额环比11月涨了多少", RETURNS, "2025-12", "2025-11"),
+    ],
+)
+def test_a_month_is_compared_with_the_month_asked(question, profile, now, before):
+    aggs = analyze(question, profile).spec()["aggregations"]
+    assert [_where(a)[0][2] for a in aggs] == [now, before]
+
+
+def test_a_half_year_yoy_compares_the_same_half():
+    aggs = analyze("2025年上半年退货金额同比增长多少", RETURNS).spec()["aggregations"]
+    assert [[f[2] for f in _where(a)] for a in aggs] == [["2025-01-01", "2025-07-01"], ["2024-01-01", "2024-07-01"]]
+
+
+@pytest.mark.parametrize(
+    ("question", "end"),
+    [("截至6月底，2025年累计销售金额是多少", "2025-07-01"), ("2025年1到9月累计销售金额", "2025-10-01")],
+)
+def test_a_total_to_a_date_runs_from_the_start_of_the_year_as_one_figure(question, end):
+    spec = analyze(question, RETURNS).spec()
+    assert [(f["op"], f["value"]) for f in spec["filters"]] == [(">=", "2025-01-01"), ("<", end)]
+    assert "group_by" not in spec and "windows" not in spec
+    assert [a["func"] for a in spec["aggregations"]] == ["sum"]
+
+
+def test_a_running_total_per_month_is_still_a_trend():
+    spec = analyze("2025年每个月的累计退货金额", RETURNS).spec()
+    assert spec["group_by"][0]["grain"] == "month" and spec["windows"][0]["func"] == "cumsum"
+
+
+def test_average_order_value_is_revenue_over_orders():
+    spec = analyze("各账号的客单价分别是多少", ORDERS).spec()
+    assert [(a["func"], a.get("column")) for a in spec["aggregations"]] == [("sum", "金额"), ("count", None)]
+    spec = analyze("2025年的客单价是多少", RETURNS).spec()
+    assert [(a["func"], a.get("column")) for a in spec["aggregations"]] == [("sum", "销售金额"), ("sum", "订单数量")]
+
+
+def test_a_value_before_a_rate_scopes_it():
+    spec = analyze("抖音小店的退货率是多少", ORDERS).spec()
+    assert spec["filters"] == [{"column": "账号", "op": "=", "value": "抖音小店"}]
+    returned, whole = spec["aggregations"]
+    assert _where(returned) == [("是否退货", "=", True, None)] and _where(whole) == []
+
+
+def test_a_share_of_a_named_value_is_over_the_whole():
+    returned, whole = analyze("电饭煲的销售额占总销售额的百分之几", ORDERS).spec()["aggregations"]
+    assert _where(returned) == [("产品", "=", "电饭煲", None)] and _where(whole) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "desc", "first"),
+    [("金额最大的一笔订单是哪一单？金额多少", True, None), ("最小的一笔订单金额是多少，买的是什么产品", False, "产品")],
+)
+def test_a_single_order_is_a_row_not_a_group_total(question, desc, first):
+    spec = analyze(question, ORDERS).spec()
+    assert "group_by" not in spec and spec["columns"][-1] == "金额" and spec["limit"] == 1
+    assert [(s["by"], s.get("desc", False)) for s in spec["sort"]] == [("金额", desc)]
+    if first:
+        assert spec["columns"][0] == first
+
+
+def test_a_measure_word_before_a_label_column_names_it():
+    spec = analyze("我们一共有几个销售账号", ORDERS).spec()
+    assert spec["aggregations"] == [{"name": "账号数", "func": "nunique", "column": "账号"}]
+
+
+def test_pieces_name_the_quantity_column():
+    assert analyze("平均每单买几件", ORDERS).spec()["aggregations"][0] == {
+        "name": "平均数量",
+        "func": "avg",
+        "column": "数量",
+    }
+    spec = analyze("一次买3件的订单有多少单", ORDERS).spec()
+    assert spec["filters"] == [{"column": "数量", "op": "=", "value": 3}]
+    assert analyze("退货数量超过5件的记录有多少条", RETURNS).spec()["filters"] == [
+        {"column": "退货数量", "op": ">", "value": 5}
+    ]
+
+
+def test_which_is_most_leaves_blanks_out_and_a_named_measure_ranks():
+    spec = analyze("退货原因中哪一种最多", ORDERS).spec()
+    assert {"column": "退货原因", "op": "is_null", "value": False} in spec["filters"]
+    spec = analyze("华东地区卖得最好的产品是什么（按销售额）", ORDERS).spec()
+    assert [a["column"] for a in spec["aggregations"]] == ["金额"]
+
+
+def test_rows_with_a_measure_present_scope_the_question():
+    spec = analyze("有退货的记录里，平均每条的退货金额是多少", RETURNS).spec()
+    assert spec["filters"] == [{"column": "退货数量", "op": ">", "value": 0}]
+    assert [(a["func"], a["column"]) for a in spec["aggregations"]] == [("avg", "退货金额")]
