@@ -154,3 +154,36 @@ def test_rows_with_a_measure_present_scope_the_question():
     spec = analyze("有退货的记录里，平均每条的退货金额是多少", RETURNS).spec()
     assert spec["filters"] == [{"column": "退货数量", "op": ">", "value": 0}]
     assert [(a["func"], a["column"]) for a in spec["aggregations"]] == [("avg", "退货金额")]
+
+
+MONTHLY = TableProfile(
+    row_count=48,
+    columns=[
+        col("月份", "text", "dimension", 12, values=[f"2025-{m:02d}" for m in range(1, 13)]),
+        col("门店", "text", "dimension", 4, values=["一店", "二店", "三店", "四店"]),
+        col("营业额", "number", "measure", 48, lo=1000.0, hi=9000.0),
+    ],
+)
+TARGETS = TableProfile(
+    row_count=16,
+    columns=[
+        col("账号", "text", "dimension", 4, values=["京东自营", "天猫旗舰店", "抖音小店", "线下门店"]),
+        col("季度", "text", "dimension", 4, values=["2025-Q1", "2025-Q2", "2025-Q3", "2025-Q4"]),
+        col("目标金额", "integer", "measure", 13, lo=125000, hi=185000),
+    ],
+)
+
+
+def test_a_month_column_stored_as_text_is_the_time_axis():
+    spec = analyze("每个月的营业额趋势", MONTHLY).spec()
+    assert spec["group_by"] == [{"column": "月份"}] and spec["sort"] == [{"by": "月份"}]
+    spec = analyze("3月各门店的营业额", MONTHLY).spec()
+    assert {"column": "月份", "op": "=", "value": "2025-03"} in spec["filters"]
+    spec = analyze("2025年上半年的营业额", MONTHLY).spec()
+    assert spec["filters"] == [{"column": "月份", "op": "in", "value": [f"2025-{m:02d}" for m in range(1, 7)]}]
+
+
+def test_a_quarter_column_stored_as_text_takes_the_quarter_named():
+    spec = analyze("所有账号一季度的目标加起来是多少", TARGETS).spec()
+    assert spec["filters"] == [{"column": "季度", "op": "=", "value": "2025-Q1"}] and "group_by" not in spec
+    assert analyze("各季度的目标总额", TARGETS).spec()["group_by"] == [{"column": "季度"}]

@@ -16,7 +16,7 @@ from apps.agent.offline.ambiguity import Readings, read
 from apps.agent.offline.conditions import ask_about_conditions
 from apps.agent.offline.cues import Cues, Threshold, find_words, read_cues
 from apps.agent.offline.kinds import period_change, to_date
-from apps.agent.offline.leftovers import leftover_words
+from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.metrics import MetricBuilder
 from apps.agent.offline.plan import Group, Lang, Metric, Plan
 from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms, fold, schema_of
@@ -61,7 +61,15 @@ class Analyzer:
         for start, end in spans:
             _claim(self.taken, start, end)
         self.time_col = self.schema.time_column([t.column for t in self.terms if t.kind == "column"])
-        found = [f for f in find_time_filters(self.text, self.time_col) if self._free(f.start, f.end)]
+        found = find_time_filters(self.text, self.time_col)
+        if self.time_col is not None and self.time_col.period:  # "一季度" names a value of the 季度 column
+            inside = [
+                t
+                for t in self.terms
+                if t.column == self.time_col.name and any(f.start <= t.start and t.end <= f.end for f in found)
+            ]
+            self.terms = [t for t in self.terms if t not in inside]
+        found = [f for f in found if self._free_of_others(f.start, f.end)]
         for f in found:
             _claim(self.taken, f.start, f.end)
         self.time_filters, self.years = merge_years(found)
@@ -98,8 +106,10 @@ class Analyzer:
     def _pieces(self) -> list[Threshold]:
         """ "一次买3件的订单": a number of pieces is a condition on the quantity column (quantity = 3)."""
         quantity = self._quantity()
-        found = []
-        for m in _N_PIECES.finditer(self.text) if quantity is not None else ():
+        found: list[Threshold] = []
+        if quantity is None:
+            return found
+        for m in _N_PIECES.finditer(self.text):
             compared = _COMPARED.search(self.text[max(0, m.start() - 6) : m.start()])
             if self._free(m.start(), m.end()) and not compared:
                 _claim(self.taken, m.start(), m.end())
@@ -122,6 +132,13 @@ class Analyzer:
         }
         self.modifiers = [(t.start, t.end) for t in terms if id(t) in dropped]
         return [t for t in terms if id(t) not in dropped]
+
+    def _free_of_others(self, start: int, end: int) -> bool:
+        """Free of every mention except the time column's own (a period written with it, "2025年一季度")."""
+        own = self.time_col.name if self.time_col is not None and self.time_col.period else None
+        return all(t.column == own or t.end <= start or end <= t.start for t in self.terms) and (
+            own is not None or self._free(start, end)
+        )
 
     def _free(self, start: int, end: int) -> bool:
         return self.taken.find(1, start, end) == -1
@@ -172,9 +189,10 @@ class Analyzer:
     def time_grain(self) -> str | None:
         if self.time_col is None:
             return None
-        named = [
-            t for t in self.columns("time", "year") if t.column == self.time_col.name and self.grouped_by_marker(t)
-        ]
+        named = [t for t in self.terms if t.column == self.time_col.name and self.grouped_by_marker(t)]
+        if self.time_col.period:  # a text column of months or quarters: grouped by itself, at its own grain
+            asked = self.grain == self.time_col.period or (not self.grain and (self.trend or named))
+            return self.time_col.period if asked else None
         if self.grain:
             return self.grain if self.time_col.category == "time" else "year"
         if self.years:
@@ -193,6 +211,8 @@ class Analyzer:
             if view.category == "measure" and not self._before(term, _MEASURE_GROUP_MARKERS, 8):
                 continue
             if view.category == "id" or is_target or len(values.get(term.column, [])) == 1:
+                continue
+            if self._before(term, lx.ALL_WORDS, 4):  # "所有账号的目标加起来": all of them together, not each
                 continue
             if all(t.column != term.column for t in chosen):
                 chosen.append(term)
@@ -216,11 +236,11 @@ class Analyzer:
         if grain and self.time_col is not None:
             label = lx.GRAIN_LABELS[self.lang][grain]
             name = label if label not in self.schema.by_name else f"{label}_{grain}"
-            if self.time_col.category == "year":
+            if self.time_col.category == "year" or self.time_col.period:
                 name = self.time_col.name
             plan.groups.append(Group(self.time_col.name, name, grain if self.time_col.category == "time" else None))
             plan.time_group = name
-        group_terms = self.group_terms(values)
+        group_terms = [t for t in self.group_terms(values) if all(g.column != t.column for g in plan.groups)]
         plan.groups += [Group(t.column, t.column) for t in group_terms]
         builder = MetricBuilder(self, plan, values, group_terms)
         builder.build()
@@ -231,7 +251,12 @@ class Analyzer:
             builder.count_rows()
             plan.reason = "default_count"
         builder.finish()
-        missing = [w for w in leftover_words(self.text, self.taken, self.question) if _business_word(w)]
+        starts = {t.start for t in self.terms if t.kind == "column"}
+        missing = [  # a business word written onto a column's name ("销售目标") names that column's kind
+            self.question[s:e]
+            for s, e in leftover_spans(self.text, self.taken)
+            if _business_word(self.question[s:e]) and e not in starts
+        ]
         plan.unmapped = list(dict.fromkeys([*plan.unmapped, *missing]))
         asked = ask_about_conditions(self, plan)
         if asked is not None:

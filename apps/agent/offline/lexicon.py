@@ -189,10 +189,22 @@ DISTINCT_WORDS = ("不同的", "不同", "不重复的", "不重复", "distinct"
 ENTITY_WORDS = ("记录", "数据", "条目", "行数", "records", "record", "rows", "row", "entries", "entry", "lines")
 HEADCOUNT_WORDS = ("人数", "多少人", "几个人", "几人", "headcount", "how many people")
 
-SHARE_WORDS = ("占比", "份额", "比重", "构成", "百分比", "百分之几", "百分之多少", "占多少", "占了多少", "占总")
-SHARE_WORDS += ("share", "percentage", "percent", "proportion", "fraction", "what percent")
+SHARE_WORDS: tuple[str, ...] = (
+    "占比",
+    "份额",
+    "比重",
+    "构成",
+    "百分比",
+    "百分之几",
+    "百分之多少",
+    "占多少",
+    "占了多少",
+)
+SHARE_WORDS += ("占总", "share", "percentage", "percent", "proportion", "fraction", "what percent")
+# "所有账号", "all accounts": every value together, not one group each.
+ALL_WORDS = ("所有", "全部", "所有的", "全部的", "all", "all the")
 # One row rather than a group: "金额最大的一笔订单", "单条退货金额最高", "the single largest order".
-RECORD_WORDS = (
+RECORD_WORDS: tuple[str, ...] = (
     "一笔",
     "一单",
     "单笔",

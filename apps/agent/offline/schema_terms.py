@@ -80,6 +80,7 @@ class ColumnView:
     lo: Any = None
     hi: Any = None
     aliases: tuple[tuple[str, float], ...] = ()
+    period: str | None = None  # "month" or "quarter": a text column of periods ("2025-01", "2025-Q1")
 
     @property
     def averaged(self) -> bool:
@@ -115,7 +116,7 @@ class Schema:
         return [v for v in self.views if v.category in categories]
 
     def time_column(self, mentioned: list[str]) -> ColumnView | None:
-        times = self.of("time") or self.of("year")
+        times = self.of("time") or self.of("year") or [v for v in self.views if v.period]
         chosen = [v for v in times if v.name in mentioned]
         return (chosen or times)[0] if (chosen or times) else None
 
@@ -197,6 +198,21 @@ def _category(col: Any, row_count: int) -> tuple[Category, Any]:
     return col.role, None
 
 
+_TEXT_PERIODS = (
+    ("month", re.compile(r"^(19|20)\d{2}-(0[1-9]|1[0-2])$")),
+    ("quarter", re.compile(r"^(19|20)\d{2}-?Q[1-4]$")),
+)
+
+
+def text_period(values: Sequence[Any] | None) -> str | None:
+    """The grain of a text column whose values are all periods: "2025-01" (month), "2025-Q1" or "2025Q1" (quarter)."""
+    texts = [str(v).strip() for v in values or [] if v is not None]
+    for grain, pattern in _TEXT_PERIODS:
+        if texts and all(pattern.match(t) for t in texts):
+            return grain
+    return None
+
+
 def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | None = None) -> Schema:
     """The planner's view of a profile; `synonyms` are the tenant's words per column ({column: [words]})."""
     synonyms = synonyms or {}
@@ -218,6 +234,7 @@ def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | Non
                 lo=col.min,
                 hi=col.max,
                 aliases=_aliases(col.name, category == "flag", synonyms.get(col.name, ())),
+                period=text_period(values) if category == "dimension" and col.kind == "text" else None,
             )
         )
     return Schema(views=views, row_count=profile.row_count)

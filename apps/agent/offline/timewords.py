@@ -3,6 +3,7 @@ column; 每月/weekly/年度 become a time grain; "trend" without a grain picks 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass
@@ -196,10 +197,56 @@ class _Reader:
         return self._range(start, end)
 
 
+def _period_start(value: str) -> dt.date | None:
+    match = re.match(r"((?:19|20)\d{2})-?(?:Q([1-4])|(\d{2}))$", value.strip())
+    if not match:
+        return None
+    return dt.date(int(match[1]), (int(match[2]) - 1) * 3 + 1 if match[2] else int(match[3]), 1)
+
+
+def _as_dates(column: ColumnView) -> ColumnView:
+    """A text period column seen as a date column over the same span (so periods are read the same way)."""
+    starts = sorted(d for d in (_period_start(str(v)) for v in column.values) if d is not None)
+    lo = starts[0].isoformat() if starts else None
+    hi = (_shift_months(starts[-1], 3 if column.period == "quarter" else 1) - dt.timedelta(days=1)) if starts else None
+    return dataclasses.replace(column, category="time", lo=lo, hi=hi.isoformat() if hi else None, period=None)
+
+
+def period_values(column: ColumnView, period: Period) -> list[str]:
+    """The values of a text period column that fall in `period`."""
+    found = []
+    for value in column.values:
+        start = _period_start(str(value))
+        if start is not None and period.start <= start < period.end:
+            found.append(str(value))
+    return sorted(found)
+
+
+def _on_periods(found: list[TimeFilter], column: ColumnView) -> list[TimeFilter]:
+    """Filters read on the virtual date column, as filters on the period column's values ("2025-Q1")."""
+    spans: dict[tuple[int, int], list[TimeFilter]] = {}
+    for f in found:
+        spans.setdefault((f.start, f.end), []).append(f)
+    converted = []
+    for group in spans.values():
+        period = period_of([f.spec for f in group])
+        values = period_values(column, period) if period is not None else []
+        if not values:
+            continue
+        spec: dict[str, Any] = {"column": column.name, "op": "=", "value": values[0]}
+        if len(values) > 1:
+            spec = {"column": column.name, "op": "in", "value": values}
+        first = group[0]
+        converted.append(TimeFilter(spec, first.start, first.end, first.label, first.year))
+    return converted
+
+
 def find_time_filters(text: str, column: ColumnView | None) -> list[TimeFilter]:
     """Filters for the periods a (folded) question names, most specific reading first."""
     if column is None:
         return []
+    if column.period:
+        return _on_periods(find_time_filters(text, _as_dates(column)), column)
     reader = _Reader(text, column)
     taken = bytearray(len(text))
     found: list[TimeFilter] = []
@@ -245,6 +292,8 @@ def find_grain(text: str, taken: bytearray) -> tuple[str | None, bool]:
 
 def default_grain(column: ColumnView, filters: list[TimeFilter]) -> str:
     """A grain that gives a readable number of points over the period asked (or the data's span)."""
+    if column.period:
+        return column.period
     lo, hi = _as_date(column.lo), _as_date(column.hi)
     if column.category == "year" or lo is None or hi is None:
         return "year"
@@ -295,6 +344,9 @@ class Period:
         """The filters that select this period on the time column (a year column takes the year)."""
         if column.category == "year":
             return [{"column": column.name, "op": "=", "value": self.start.year}]
+        if column.period:
+            values = period_values(column, self)
+            return [{"column": column.name, "op": "in" if len(values) != 1 else "=", "value": values or [self.label()]}]
         if self.grain == "year":
             return [{"column": column.name, "op": "=", "value": self.start.year, "grain": "year"}]
         if self.grain in ("month", "quarter"):
@@ -324,9 +376,9 @@ def period_of(specs: list[dict[str, Any]]) -> Period | None:
         return None
     bounds = {s.get("op"): _as_date(s.get("value")) for s in specs}
     if len(specs) == 2 and set(bounds) == {">=", "<"} and all(bounds.values()):
-        start, end = bounds[">="], bounds["<"]
-        assert start is not None and end is not None  # noqa: S101 - checked just above
-        return Period(start, end, "range") if start < end else None
+        low, high = bounds[">="], bounds["<"]
+        assert low is not None and high is not None  # noqa: S101 - checked just above
+        return Period(low, high, "range") if low < high else None
     return None
 
 
