@@ -253,7 +253,12 @@ def _intents(text: str, taken: bytearray, cues: Cues) -> None:
     cues.summary = bool(find_words(text, lx.DISTRIBUTION_WORDS, taken))
 
 
-def _unsupported(question: str, text: str, taken: bytearray, dates: list[Term]) -> tuple[str, str] | None:
+_AGAINST_ROW = re.compile(r"(?:(?<![a-z])(?:than|as|before|after)\s+(?:the\s+)?|(?<![对相])比\s*)$")
+
+
+def _unsupported(
+    question: str, text: str, taken: bytearray, dates: list[Term], values: list[Term]
+) -> tuple[str, str] | None:
     """The first analysis the question needs that no tool does, outside mentioned columns: its family and the
     question's own words for it. A place in the list around a date column ("the first hire date in the
     table") is the earliest date, not a row's position."""
@@ -264,6 +269,10 @@ def _unsupported(question: str, text: str, taken: bytearray, dates: list[Term]) 
     for m in _ROW_POSITION.finditer(text):
         if _free(taken, m.start(), m.start() + 1) and not any(m.start() <= t.start < m.end() for t in dates):
             return "row_order", question[m.start() : m.end()]
+    for t in values:  # "more pyramids than the Atlas squad", "比华东高": against one named row's value
+        against = _AGAINST_ROW.search(text, 0, t.start)
+        if against is not None and against.end() == t.start:
+            return "row_compare", question[against.start() : against.end()].strip()  # the value is not quoted
     return None
 
 
@@ -327,7 +336,8 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     cues.thresholds = _thresholds(text, question, taken, schema, terms)
     _intents(text, taken, cues)
     dates = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category in ("time", "year")]
-    cues.unsupported = _unsupported(question, text, _without_partial_mentions(taken, terms), dates)
+    values = [t for t in terms if t.kind == "value"]
+    cues.unsupported = _unsupported(question, text, _without_partial_mentions(taken, terms), dates, values)
     _ranking(text, terms, taken, cues)
     _time_edge(text, dates, taken, cues)
     _counting(text, schema, terms, taken, cues)

@@ -106,6 +106,8 @@ class Writer:
         shown = self.shown()
         if not self.result.rows or not shown:
             return [_("The query returned no rows.")]
+        if all(self.result.cell(0, s.name) is None for s in shown):  # nothing matched: say so, not "is —"
+            return [_("No rows match these conditions, so there is no value to report.")]
         head = shown[0]
         said = {"measure": head.name, "value": self.value(0, head.name, head.fmt)}
         rest = [f"{s.name} {self.value(0, s.name, s.fmt)}" for s in shown[1:]]

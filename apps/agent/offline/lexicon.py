@@ -279,6 +279,8 @@ UNSUPPORTED_ANALYSES: dict[str, tuple[str, ...]] = {
     + ("previous to", "right after", "right before", "directly above", "directly below", "immediately after")
     + ("immediately before", "just above", "just below"),
     "explain": ("为什么", "建议", "模拟", "why", "recommend", "what if", "simulate"),
+    # runs of consecutive rows: they depend on the rows' order, which query results do not keep
+    "streak": ("连续", "连胜", "连败", "consecutive", "in a row", "streak", "back to back", "back-to-back"),
 }
 
 GRAIN_WORDS: dict[str, tuple[str, ...]] = {

@@ -117,7 +117,8 @@ class MetricBuilder:
         cues, target = self.a.cues, self.a.cues.count_target
         if not cues.counting or (target is not None and self.a.view(target).category == "measure"):
             return
-        if target is not None and target.column not in {g.column for g in self.plan.groups}:
+        pinned = target is not None and len(self.values.get(target.column, [])) == 1
+        if target is not None and target.column not in {g.column for g in self.plan.groups} and not pinned:
             view = self.a.view(target)
             if view.category == "dimension" or (view.category == "id" and not view.unique):
                 self.add(Metric(self.agg_name("nunique", view.name), "nunique", view.name), target.start)

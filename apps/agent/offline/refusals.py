@@ -35,6 +35,10 @@ _NEEDS: dict[str, Promise] = {
         "the original order of the rows in the table (such as “the first row” or “the previous row”)"
     ),
     "explain": gettext_lazy("explaining causes, giving advice or simulating scenarios"),
+    "streak": gettext_lazy("counting runs of consecutive rows (streaks), which depend on the order of the rows"),
+    "row_compare": gettext_lazy(
+        "comparing rows with the value of one named row (such as “more than X” or “the same as X”)"
+    ),
 }
 # How the nearest answerable question (the first suggestion) relates to what was asked.
 _NEAREST: dict[str, Promise] = {
@@ -46,6 +50,8 @@ _NEAREST: dict[str, Promise] = {
     "row_order": gettext_lazy(
         "Query results have no row positions, only an order by a column such as a date or an id (the earliest date)"
     ),
+    "streak": gettext_lazy("I can count or list the matching rows"),
+    "row_compare": gettext_lazy("I can show the values side by side, ranked, for you to compare"),
 }
 
 
