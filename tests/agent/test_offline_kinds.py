@@ -9,7 +9,7 @@ import pytest
 from apps.agent.offline.intent import analyze
 from apps.agent.offline.kinds import NAMES
 from apps.datasets.profile import TableProfile
-from tests.agent.test_offline_planner import ORDERS, col
+from tests.agent.test_offline_planner import HR, ORDERS, col
 
 RETURNS = TableProfile(
     row_count=5848,
@@ -187,3 +187,23 @@ def test_a_quarter_column_stored_as_text_takes_the_quarter_named():
     spec = analyze("所有账号一季度的目标加起来是多少", TARGETS).spec()
     assert spec["filters"] == [{"column": "季度", "op": "=", "value": "2025-Q1"}] and "group_by" not in spec
     assert analyze("各季度的目标总额", TARGETS).spec()["group_by"] == [{"column": "季度"}]
+
+
+@pytest.mark.parametrize(
+    ("question", "family"),
+    [
+        ("How many consecutive months did Engineering hire?", "streak"),
+        ("哪些地区的销售额比华东高", "row_compare"),
+        ("Which department has more employees than Finance?", "row_compare"),
+    ],
+)
+def test_streaks_and_comparisons_with_a_named_row_are_refused_not_counted(question, family):
+    profile = HR if question.isascii() else ORDERS
+    plan = analyze(question, profile)
+    assert plan.reason == "unsupported" and plan.unsupported == family
+
+
+def test_counting_a_column_pinned_to_one_value_counts_its_rows():
+    spec = analyze("How many employees are in Engineering?", HR).spec()
+    assert [a["func"] for a in spec["aggregations"]] == ["count"]
+    assert spec["filters"] == [{"column": "department", "op": "=", "value": "Engineering"}]
