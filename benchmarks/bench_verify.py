@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
+from pathlib import Path
 
-from benchmarks.common import median_seconds, report, setup_django
+if __package__ in (None, ""):  # run by path (python benchmarks/bench_verify.py): the repository is the import root
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.common import median_seconds, report, setup_django  # noqa: E402
 
 
 def build(cells: int):  # type: ignore[no-untyped-def]

@@ -21,7 +21,9 @@ _BREAK = re.compile(r"[。；;！？!?\n，、]|,(?=\s)|\.(?=\s|$)|\|")
 _LABEL_FOLLOWS = re.compile(r"\s*(?:[A-Za-z%]{0,3}\s+)?(?:for|of|at|from|by|in)\s|\s*[元%]?\s*[（(]", re.IGNORECASE)
 _MEASURE_END = re.compile(r"[元件个人单次笔份，,。；;（(）)：:÷×*=+/和与及]|\d|\band\b|\bvs\b")
 _RESPECTIVELY = re.compile(r"分别|依次|respectively", re.IGNORECASE)
-_SENTENCE = re.compile(r"[。！？!?\n；;]|\.(?=\s|$)")
+_MINUS = ("-", "−", "﹣", "－")
+# Sentence breaks: the clause breaks that end a sentence (a full stop only where it is a clause break).
+_SENTENCE_MARKS = frozenset("。！？!?\n；;.")
 
 
 def clause_around(text: str, start: int, end: int) -> tuple[int, int]:
@@ -34,10 +36,11 @@ class _Breaks:
     """Clause and sentence boundaries of one draft, found once (a draft has many numbers)."""
 
     def __init__(self, text: str) -> None:
-        self.clause_ends = [m.end() for m in _BREAK.finditer(text)]
+        # Every break is one character, and every sentence break is a clause break too: one scan finds both.
         self.clause_starts = [m.start() for m in _BREAK.finditer(text)]
-        self.sentence_ends = [m.end() for m in _SENTENCE.finditer(text)]
-        self.sentence_starts = [m.start() for m in _SENTENCE.finditer(text)]
+        self.clause_ends = [start + 1 for start in self.clause_starts]
+        self.sentence_starts = [start for start in self.clause_starts if text[start] in _SENTENCE_MARKS]
+        self.sentence_ends = [start + 1 for start in self.sentence_starts]
         self.size = len(text)
 
     def clause(self, start: int, end: int) -> tuple[int, int]:
@@ -79,12 +82,19 @@ def _specific(tokens: frozenset[str]) -> frozenset[str]:
     return frozenset(t for t in tokens if _rank(t) == top)
 
 
-_DOWN = re.compile(
-    r"(下降|减少|下跌|降低|下滑|回落|跌了?|少了|\bdown\b|decreas|declin|\bfell\b|\bdrop|lower|shrank)[^\d]{0,8}$", re.I
-)
-_UP = re.compile(
-    r"(增长|上升|增加|提高|上涨|涨了?|多了|\bup\b|increas|\bgrew\b|\brose\b|\brise|higher)[^\d]{0,8}$", re.I
-)
+def first_letters(*alternations: str) -> str:
+    """A character class of the letters that the words of `|`-separated alternations start with (each word opening
+    with a plain letter, after an optional \\b). Compiled with the same flags, a text without any of them cannot match
+    any of the words, and one class is far cheaper to search for than many words."""
+    firsts = {word.removeprefix(r"\b")[0] for words in alternations for word in words.split("|")}
+    return "[" + "".join(re.escape(ch) for ch in sorted(firsts)) + "]"
+
+
+_DOWN_WORDS = r"下降|减少|下跌|降低|下滑|回落|跌了?|少了|\bdown\b|decreas|declin|\bfell\b|\bdrop|lower|shrank"
+_UP_WORDS = r"增长|上升|增加|提高|上涨|涨了?|多了|\bup\b|increas|\bgrew\b|\brose\b|\brise|higher"
+_DOWN = re.compile(rf"({_DOWN_WORDS})[^\d]{{0,8}}$", re.I)
+_UP = re.compile(rf"({_UP_WORDS})[^\d]{{0,8}}$", re.I)
+_DIRECTION_START = re.compile(first_letters(_DOWN_WORDS, _UP_WORDS), re.I)
 
 
 @dataclass
@@ -122,53 +132,64 @@ class Binder:
         self._clauses: dict[tuple[int, int], tuple[list[tuple[str, int, int]], set[str]]] = {}
         self._respectively: dict[tuple[int, int], bool] = {}
         self._sentences: dict[tuple[int, int], tuple[list[str], set[str]]] = {}
+        self._results: dict[int, _Result] = {}
+        self._named: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
         ordered = sorted(self.measure_words, key=len, reverse=True)
         self._measure_order = [w for w in ordered if not w.startswith(_AFTER_ONLY)]
         self._data_order = sorted(self.data_measures, key=len, reverse=True)
         self._after_only = [w[1:] for w in ordered if w.startswith(_AFTER_ONLY)]
 
     def labels(self, start: int, end: int) -> ClauseLabels | None:
+        draft = self.draft
         sentence = self._breaks.sentence(start, end)
-        if sentence not in self._respectively:
-            self._respectively[sentence] = bool(_RESPECTIVELY.search(self.draft, *sentence))
-        if self._respectively[sentence]:
+        respectively = self._respectively.get(sentence)
+        if respectively is None:
+            respectively = self._respectively[sentence] = bool(_RESPECTIVELY.search(draft, *sentence))
+        if respectively:
             return None
         left, right = self._breaks.clause(start, end)
         spans, periods = self._read(left, right)
         # Labels bind to the nearest number: "Dallas 2,101 and Reno 3,929" gives Dallas to 2,101 and Reno to 3,929;
         # a label written after its number ("289,381.62 元是华东的") counts when none stands before it.
-        i = bisect.bisect_left(self._number_starts, start)
-        before = max(left, self.numbers[i - 1][1]) if i > 0 else left
-        j = bisect.bisect_left(self._number_starts, end)
-        after = min(right, self.numbers[j][0]) if j < len(self.numbers) else right
+        numbers, starts = self.numbers, self._number_starts
+        i = bisect.bisect_left(starts, start)
+        before = max(left, numbers[i - 1][1]) if i > 0 else left
+        j = bisect.bisect_left(starts, end, i)
+        after = min(right, numbers[j][0]) if j < len(numbers) else right
         # An aside closed before the number ("（…，含所有活动和日常投放）的 12.4%") describes something else.
-        closed = max(self.draft.rfind("）", left, start), self.draft.rfind(")", left, start))
+        closed = max(draft.rfind("）", left, start), draft.rfind(")", left, start))
         if closed >= 0:
             left, before = max(left, closed + 1), max(before, closed + 1)
             spans = [span for span in spans if span[1] >= left]
-        after_labels = _between(spans, end, after)
-        if after_labels and _LABEL_FOLLOWS.match(self.draft, end, after):  # "3,456 for Team", "160.5（华东）"
-            values = after_labels
+        if spans:
+            after_labels = [label for label, s, e in spans if end <= s and e <= after]
+            if after_labels and _LABEL_FOLLOWS.match(draft, end, after):  # "3,456 for Team", "160.5（华东）"
+                values = after_labels
+            else:
+                values = [label for label, s, e in spans if before <= s and e <= start] or after_labels
+                values = values or [label for label, _s, _e in spans]
         else:
-            values = _between(spans, before, start) or after_labels or [v for v, _s, _e in spans]
+            values = []
         # Periods sit on either side ("2025 年 3 月 250 元", "$152K in 2024 to $140K in 2025"): both are read.
-        near = self.periods_between(before, start) | self.periods_between(end, after)
-        periods = specific_periods(near) or periods
+        if self._dates_between(before, start) or self._dates_between(end, after):  # most numbers have none near
+            near = self.periods_between(before, start) | self.periods_between(end, after)
+            periods = specific_periods(near) or periods
         if not values and not periods:  # "2025 年 7 月最多，共 15 人": the sentence names what the clause leaves out
             values, periods = self._sentence_labels(*sentence)
-        lead = self.draft[before:start]
+        lead = draft[before:start]
         # The measure word of a number: right after it ("3,076 churned ÷ 4,585 new subscribers"), unless a unit or a
         # mark ends it first ("X 元环比增长 71.3%": 环比 names the change), else the nearest one before it.
-        tail = _MEASURE_END.split(self.draft[end:after], maxsplit=1)[0]
-        signed = self.draft[start : start + 1] in ("-", "−", "﹣", "－") or bool(re.search(r"[-−﹣－]\s*$", lead))
+        tail = _MEASURE_END.split(draft[end:after], maxsplit=1)[0] if after > end else ""
+        signed = draft[start : start + 1] in _MINUS or lead.rstrip()[-1:] in _MINUS  # "-5%", "- 5%"
         return ClauseLabels(values, periods, lead, lead, tail, signed)
 
     def _sentence_labels(self, left: int, right: int) -> tuple[list[str], set[str]]:
         """The labels of a sentence, as the union of its clauses' (each read once)."""
         key = (left, right)
-        if key not in self._sentences:
-            self._sentences[key] = self._union_of_clauses(left, right)
-        return self._sentences[key]
+        found = self._sentences.get(key)
+        if found is None:
+            found = self._sentences[key] = self._union_of_clauses(left, right)
+        return found
 
     def _union_of_clauses(self, left: int, right: int) -> tuple[list[str], set[str]]:
         values: list[str] = []
@@ -185,17 +206,23 @@ class Binder:
     def _read(self, left: int, right: int) -> tuple[list[tuple[str, int, int]], set[str]]:
         """Value labels (with positions in the draft) and period tokens of a span, read once per span."""
         key = (left, right)
-        if key not in self._clauses:
+        read = self._clauses.get(key)
+        if read is None:
             whole = self.draft[left:right]
             text = whole.strip()  # normalising strips the ends: positions count from the first visible character
             offset = left + len(whole) - len(whole.lstrip())
-            found = self.values.find_spans(text)
-            exact = len(norm(text)) == len(text)
+            haystack = norm(text)
+            found = self.values.find_spans_normed(haystack)
+            exact = len(haystack) == len(text)
             spans = [(v, offset + s, offset + e) if exact else (v, left, right) for v, s, e in found]
             periods = self.periods_between(left, right)
-            periods |= {h for h, word in (("H1", "上半年"), ("H2", "下半年")) if word in whole}
-            self._clauses[key] = (spans, periods)
-        return self._clauses[key]
+            if "半年" in whole:
+                periods |= {h for h, word in (("H1", "上半年"), ("H2", "下半年")) if word in whole}
+            read = self._clauses[key] = (spans, periods)
+        return read
+
+    def _dates_between(self, left: int, right: int) -> bool:
+        return bisect.bisect_left(self._date_starts, left) != bisect.bisect_left(self._date_starts, right)
 
     def periods_between(self, left: int, right: int) -> set[str]:
         first = bisect.bisect_left(self._date_starts, left)
@@ -210,11 +237,14 @@ class Binder:
         facts = self.facts.get(where.step)
         if facts is None:
             return True
+        result = self._results.get(where.step)
+        if result is None:
+            result = self._results[where.step] = _Result(facts)
         return (
             self._values_agree(facts, where, labels)
-            and self._period_agrees(facts, where, labels)
-            and self._measure_agrees(facts, where, labels)
-            and _direction_agrees(facts, where, labels)
+            and self._period_agrees(result, where, labels)
+            and self._measure_agrees(result, where, labels)
+            and _direction_agrees(result, where, labels)
         )
 
     def _values_agree(self, facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
@@ -229,12 +259,13 @@ class Binder:
         grouped = [v for v in relevant if v in facts.all_labels]
         return any(v in row for v in grouped) if grouped else True
 
-    def _period_agrees(self, facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
+    def _period_agrees(self, result: _Result, where: Provenance, labels: ClauseLabels) -> bool:
         if not labels.periods:
             return True
+        facts = result.facts
         if where.row is not None and labels.periods & facts.all_periods:
             row = facts.row_periods[where.row] if where.row < len(facts.row_periods) else set()
-            if where.column in facts.change_columns() and where.row > 0:
+            if where.column in result.changes and where.row > 0:
                 row = row | facts.row_periods[where.row - 1]  # "down 2% on 2024": a change names its base too
             return bool(labels.periods & row) or bool(labels.periods & facts.filter_period_tokens)
         filtered = facts.filter_period_tokens
@@ -242,30 +273,39 @@ class Binder:
             return bool(labels.periods & filtered) or not _same_kind(labels.periods, filtered)
         return True
 
-    def _measure_agrees(self, facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
+    def _measure_agrees(self, result: _Result, where: Provenance, labels: ClauseLabels) -> bool:
         if where.row is None:
             return True
-        if "=" in labels.text:  # "ROI = 成交额 ÷ 成本 = X ÷ Y": a formula pairs by position, any of its words
-            words = _words_in(labels.text, self._measure_order)
-        else:
-            words = _words_in(labels.after, self._measure_order) or _last_words(labels.text, self._measure_order)
-            words = words or _words_in(labels.after, self._after_only)
+        words, said = self._measures_named(labels)
         named: set[str] = set()
         for word in words:
             columns = self.measure_words.get(word) or self.measure_words.get(_AFTER_ONLY + word, set())
-            named |= {c for c in columns if c in facts.columns}
+            named |= {c for c in columns if c in result.columns}
         if named and where.column not in named:
             return False
-        return self._same_source(facts, where, labels)  # "运费占比 55.3%" must be a share of 运费, not of 件数
-
-    def _same_source(self, facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
-        """A measure of the data named next to a number that this result never computed ("运费" beside a sum of
-        件数): the number must come from that measure, not from another one."""
-        said = _words_in(labels.after, self._data_order) or _words_in(labels.text, self._data_order)
-        source = facts.source_of(where.column)
-        if not said or source is None or "=" in labels.text:  # a formula names all its operands
+        # "运费占比 55.3%" must be a share of 运费, not of 件数. A measure of the data named next to a number that
+        # this result never computed ("运费" beside a sum of 件数): the number must come from that measure, not from
+        # another one; a formula names all its operands.
+        if not said or "=" in labels.text:
             return True
-        return any(self.data_measures[w] == source for w in said)
+        source = result.source_of(where.column)
+        return source is None or any(self.data_measures[w] == source for w in said)
+
+    def _measures_named(self, labels: ClauseLabels) -> tuple[list[str], list[str]]:
+        """The result's measure words a number's labels name, and the data's measure words they name: read once per
+        wording (rows of a list or a table repeat the same words around their numbers)."""
+        key = (labels.text, labels.after)
+        found = self._named.get(key)
+        if found is None:
+            text, after = norm(labels.text), norm(labels.after)
+            if "=" in labels.text:  # "ROI = 成交额 ÷ 成本 = X ÷ Y": a formula pairs by position, any of its words
+                words = _words_in_normed(text, self._measure_order)
+            else:
+                words = _words_in_normed(after, self._measure_order) or _last_words_normed(text, self._measure_order)
+                words = words or _words_in_normed(after, self._after_only)
+            said = _words_in_normed(after, self._data_order) or _words_in_normed(text, self._data_order)
+            found = self._named[key] = (words, said)
+        return found
 
     def describe(self, where: Provenance) -> str:
         facts = self.facts.get(where.step)
@@ -275,31 +315,55 @@ class Binder:
         return f"{where.column} of the row {', '.join(names) or where.row} (step {where.step})"
 
 
-def _between(spans: list[tuple[str, int, int]], left: int, right: int) -> list[str]:
-    return [label for label, start, end in spans if left <= start and end <= right]
+class _Result:
+    """What agreement asks of one result beyond its rows, worked out once per check instead of once per number."""
+
+    def __init__(self, facts: QueryFacts) -> None:
+        self.facts = facts
+        self.columns = set(facts.columns)
+        self.changes = facts.change_columns()
+        self._positions: dict[str, int] = {}
+        for c, column in enumerate(facts.columns):
+            self._positions.setdefault(column, c)
+        self._sources: dict[str, str | None] = {}
+        self._signed: dict[str, bool] = {}
+
+    def position(self, column: str) -> int:
+        return self._positions[column]
+
+    def source_of(self, column: str) -> str | None:
+        if column not in self._sources:
+            self._sources[column] = self.facts.source_of(column)
+        return self._sources[column]
+
+    def signed(self, column: str) -> bool:
+        """A column holding changes: some of its values are negative."""
+        if column not in self._signed:
+            c = self._positions[column]
+            self._signed[column] = any(
+                isinstance(r[c], int | float) and r[c] < 0 for r in self.facts.rows if c < len(r) and r[c] is not None
+            )
+        return self._signed[column]
 
 
-def _direction_agrees(facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
+def _direction_agrees(result: _Result, where: Provenance, labels: ClauseLabels) -> bool:
     """ "下降 28.5%" states a fall: the value it comes from must not be a rise (and "增长" not a fall)."""
-    if where.row is None or where.row >= len(facts.rows) or where.column not in facts.columns:
+    facts = result.facts
+    if where.row is None or where.row >= len(facts.rows) or where.column not in result.columns:
         return True
-    value = facts.rows[where.row][list(facts.columns).index(where.column)]
+    value = facts.rows[where.row][result.position(where.column)]
     if not isinstance(value, int | float) or isinstance(value, bool) or value == 0:
         return True
     before = labels.before[-24:]  # the direction word stands just before its number
     if value < 0 and labels.signed:
         return True  # "增长率为 -7.3%": the written sign says the direction, and it is the value's
+    if not _DIRECTION_START.search(before):
+        return True
     if _DOWN.search(before):
-        return value < 0 or where.column not in facts.change_columns() and not _signed_column(facts, where.column)
+        return value < 0 or where.column not in result.changes and not result.signed(where.column)
     if _UP.search(before):
-        return value > 0 or where.column not in facts.change_columns() and not _signed_column(facts, where.column)
+        return value > 0 or where.column not in result.changes and not result.signed(where.column)
     return True
-
-
-def _signed_column(facts: QueryFacts, column: str) -> bool:
-    """A column holding changes: some of its values are negative."""
-    c = list(facts.columns).index(column)
-    return any(isinstance(r[c], int | float) and r[c] < 0 for r in facts.rows if c < len(r) and r[c] is not None)
 
 
 def _is_period_like(value: object) -> bool:
@@ -311,19 +375,19 @@ def _same_kind(clause: set[str], filtered: set[str]) -> bool:
     return {_rank(t) for t in clause} <= {_rank(t) for t in filtered}
 
 
-def _last_words(text: str, words: Sequence[str]) -> list[str]:
-    """The measure word nearest the end of `text` (the one standing just before the number)."""
-    found = _words_in(text, words)
+def _last_words_normed(lowered: str, words: Sequence[str]) -> list[str]:
+    """The measure word nearest the end of a normalised text (the one standing just before the number)."""
+    found = _words_in_normed(lowered, words)
     if len(found) <= 1:
         return found
-    lowered = norm(text)
     return [max(found, key=lambda w: lowered.rfind(w) + len(w))]
 
 
-def _words_in(text: str, words: Sequence[str]) -> list[str]:
-    """The words (longest first) that occur in `text`, without those inside a longer one found."""
-    lowered = norm(text)
+def _words_in_normed(lowered: str, words: Sequence[str]) -> list[str]:
+    """The words (longest first) that occur in a normalised text, without those inside a longer one found."""
     found = [w for w in words if w in lowered]
+    if len(found) <= 1:
+        return found
     kept: list[str] = []
     for word in found:  # "销售额占比" names 占比's column, not also 销售额's
         if not any(word in longer for longer in kept):

@@ -59,7 +59,8 @@ class Evidence:
         words = measure_words([*self.facts, *self.earlier_facts], dict(vocab.synonyms) if vocab else {})
         dates = [(m.start, date_tokens_of_text(canonical_date(m.text))) for m in mentions if m.kind == "date"]
         dates += _quoted_periods(draft, self.cell_texts)
-        dates += [(m.start(), {f"M{_MONTHS[m.group(1)[:3]]}"}) for m in _MONTH_NAME.finditer(draft)]
+        if _MONTH_INITIAL.search(draft):  # one character class first: most drafts name no month in English
+            dates += [(m.start(), {f"M{_MONTHS[m.group(1)[:3]]}"}) for m in _MONTH_NAME.finditer(draft)]
         numbers = [(m.start, m.end) for m in mentions if m.kind == "number"]
         # A period inside a result column's name ("2025-12退货金额合计") is part of that measure's name, which the
         # measure check binds; it is not a period label of the numbers around it.
@@ -76,6 +77,7 @@ _MONTH_NAME = re.compile(
     r"\b(January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?"
 )
+_MONTH_INITIAL = re.compile("[JFMASOND]")
 
 
 def _data_measures(vocab: Vocabulary | None) -> dict[str, str]:
@@ -86,11 +88,14 @@ def _data_measures(vocab: Vocabulary | None) -> dict[str, str]:
     return {word: column for word, column in vocab.column_words().items() if column in measures and len(word) >= 2}
 
 
+_QUARTER_TOKEN = re.compile(r"(?:(\d{4})-)?Q([1-4])")
+
+
 def months_of_quarters(tokens: set[str]) -> set[str]:
     """A known quarter makes its months known ("第四季度（10—12 月）")."""
     months: set[str] = set()
     for token in tokens:
-        match = re.fullmatch(r"(?:(\d{4})-)?Q([1-4])", token)
+        match = _QUARTER_TOKEN.fullmatch(token) if "Q" in token else None
         if match:
             for month in range(3 * int(match[2]) - 2, 3 * int(match[2]) + 1):
                 months.add(f"M{month}")

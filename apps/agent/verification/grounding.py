@@ -14,6 +14,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -66,59 +67,84 @@ class GroundingIndex:
     _where: list[tuple[int, int | None, str]] = field(default_factory=list, init=False)
     _index: dict[tuple[str, int], tuple[dict[int, int], dict[int, int]]] = field(default_factory=dict, init=False)
     _cached_array: Any = field(default=None, init=False)
+    _cached_percent: Any = field(default=None, init=False)
 
     def __post_init__(self) -> None:
-        values, where, texts = self._values, self._where, self.texts
+        values, where, texts, dates = self._values, self._where, self.texts, self.dates
+        add_value, add_where, inf = values.append, where.append, math.inf
         for table in self.tables:
             self.max_rows = max(self.max_rows, table.row_count)
-            values.append(float(table.row_count))
-            where.append((table.step, None, "row_count"))
+            add_value(float(table.row_count))
+            add_where((table.step, None, "row_count"))
             columns, step = table.columns, table.step
             for r, row in enumerate(table.rows):
                 for c, value in enumerate(row):
                     kind = type(value)
-                    if kind is float or kind is int:
-                        if value == value and value not in (math.inf, -math.inf):
-                            values.append(float(value))
-                            where.append((step, r, columns[c]))
-                            if kind is int and 1900 <= value <= 2100:
-                                self.dates.add(str(value))
+                    if kind is float:
+                        if value == value and value != inf and value != -inf:  # not NaN nor infinite
+                            add_value(value)
+                            add_where((step, r, columns[c]))
+                    elif kind is int:
+                        add_value(float(value))
+                        add_where((step, r, columns[c]))
+                        if 1900 <= value <= 2100:
+                            dates.add(str(value))
                     elif value is not None and kind is not bool:
                         text = str(value)
                         if text not in texts:  # distinct texts only: columns repeat their labels
                             texts.add(text)
-                            self.dates.update(date_tokens_of_text(text))
+                            dates.update(date_tokens_of_text(text))
 
     def _tables(self, transform: str, factor: float, decimals: int) -> tuple[dict[int, int], dict[int, int]]:
         """(signed key -> cell, size of a negative value -> cell) for one transform and precision."""
         key = (transform, decimals)
         tables = self._index.get(key)
         if tables is None:
-            scaled = np.asarray(self._values, dtype=np.float64) * (factor * 10.0**decimals)
-            cells = np.arange(len(self._values))
-            fits = np.abs(scaled) < 9e18  # beyond int64 a value cannot be written at this precision anyway
-            if transform == "as_written":
-                fits &= self._percent_scale()
-            scaled, cells = scaled[fits], cells[fits]
-            magnitude = np.abs(scaled)
-            eps = np.maximum(magnitude, 1.0) * 1e-9
-            sign = np.where(scaled < 0, -1, 1)
-            signed: dict[int, int] = {}
-            sizes: dict[int, int] = {}
-            for keys in (np.floor(magnitude + 0.5 + eps), np.floor(magnitude + eps), np.round(magnitude)):
-                as_int = (keys * sign).astype(np.int64).tolist()
-                # Reversed, so that a value found in several cells keeps its first cell as provenance.
-                signed.update(zip(reversed(as_int), reversed(cells.tolist()), strict=True))
-                negative = scaled < 0
-                sizes.update(
-                    zip(
-                        reversed(keys[negative].astype(np.int64).tolist()),
-                        reversed(cells[negative].tolist()),
-                        strict=True,
-                    )
-                )
-            tables = self._index[key] = (signed, sizes)
+            tables = self._index[key] = self._build_tables(transform, factor * 10.0**decimals)
         return tables
+
+    def _build_tables(self, transform: str, scale: float) -> tuple[dict[int, int], dict[int, int]]:
+        """Each value is read three ways at the written precision: rounded half up, truncated, rounded half to even.
+        A key of a later reading wins over an earlier one, and within one reading the first cell wins (so a value
+        found in several cells keeps its first cell as provenance). A cell whose earlier reading gives the same key
+        as its last adds nothing (the last reading sets that key anyway): only the readings that differ are added
+        before it, which for most values is none."""
+        scaled = self._array() * scale
+        fits = np.abs(scaled) < 9e18  # beyond int64 a value cannot be written at this precision anyway
+        if transform == "as_written":
+            fits &= self._percent_scale()
+        if fits.all():
+            cells: Any = None  # every cell, in order
+        else:
+            cells = np.nonzero(fits)[0]
+            scaled = scaled[fits]
+        negative = scaled < 0
+        any_negative = bool(negative.any())
+        magnitude = np.abs(scaled) if any_negative else scaled
+        eps = np.maximum(magnitude, 1.0) * 1e-9
+        last = np.round(magnitude)
+        signed: dict[int, int] = {}
+        sizes: dict[int, int] = {}
+        for keys in (np.floor(magnitude + 0.5 + eps), np.floor(magnitude + eps)):
+            differ = keys != last
+            if not differ.any():
+                continue
+            where = np.nonzero(differ)[0] if cells is None else cells[differ]
+            found = keys[differ]
+            if any_negative:
+                size = found.astype(np.int64)
+                found = np.where(negative[differ], -found, found)
+                below = negative[differ]
+                sizes.update(zip(reversed(size[below].tolist()), reversed(where[below].tolist()), strict=True))
+            signed.update(zip(reversed(found.astype(np.int64).tolist()), reversed(where.tolist()), strict=True))
+        every = range(len(scaled)) if cells is None else cells.tolist()
+        if any_negative:
+            size = last.astype(np.int64)
+            below = np.nonzero(negative)[0]
+            sizes.update(zip(reversed(size[below].tolist()), reversed([every[i] for i in below.tolist()]), strict=True))
+            last = np.where(negative, -last, last)
+        signed.update(zip(reversed(last.astype(np.int64).tolist()), reversed(every), strict=True))
+        return signed, sizes
 
     def candidates(self, mention: Mention) -> Iterator[Provenance]:
         """Every cell the mention can come from (a value often occurs in several rows or results), lazily: the
@@ -134,9 +160,12 @@ class GroundingIndex:
 
     def _percent_scale(self) -> Any:
         """Cells that may be written with % as they are: values of percent size, or columns named as percents."""
-        values = self._array()
-        named = np.array([bool(_PERCENT_COLUMN.search(column)) for _step, _row, column in self._where], dtype=bool)
-        return (np.abs(values) >= 1.0) | named
+        if self._cached_percent is None or len(self._cached_percent) != len(self._values):
+            values = self._array()
+            percent = {column: bool(_PERCENT_COLUMN.search(column)) for column in {w[2] for w in self._where}}
+            named = np.array([percent[column] for _step, _row, column in self._where], dtype=bool)
+            self._cached_percent = (np.abs(values) >= 1.0) | named
+        return self._cached_percent
 
     def _scan(self, values: Any, mention: Mention, wanted: int, found: set[int]) -> None:
         for transform, factor in _transforms(mention.unit):
@@ -158,6 +187,8 @@ class GroundingIndex:
         return self._cached_array
 
     def lookup(self, mention: Mention) -> Provenance | None:
+        if not self._values:
+            return None
         wanted = -mention.scaled if mention.negative else mention.scaled
         for transform, factor in _transforms(mention.unit):
             signed, sizes = self._tables(transform, factor, mention.decimals)
@@ -178,6 +209,19 @@ _CN_QUARTER = {"一": 1, "二": 2, "三": 3, "四": 4}
 
 def date_tokens_of_text(text: str) -> set[str]:
     """Canonical date tokens a text mentions: 2025, 2025-03, 2025-03-15, M3, Q1, 2025-Q1, H1..."""
+    # Short texts (period labels, date mentions) recur across cells and numbers: their tokens are remembered.
+    return set(_short_date_tokens(text)) if len(text) <= _SHORT else _date_tokens(text)
+
+
+_SHORT = 40
+
+
+@lru_cache(maxsize=4096)
+def _short_date_tokens(text: str) -> frozenset[str]:
+    return frozenset(_date_tokens(text))
+
+
+def _date_tokens(text: str) -> set[str]:
     tokens: set[str] = set()
     for match in _QUARTER.finditer(text):
         q = match["q"] or str(_CN_QUARTER.get(match["cq"], match["cq"]))

@@ -34,7 +34,9 @@ def strip_think(text: str) -> str:
 
 
 def urls_in(text: str) -> list[str]:
-    return [m.group(0).rstrip(_TRAILING) for m in URL.finditer(text or "")]
+    if not text or ("://" not in text and "www." not in text.lower()):  # no link can start: skip the scan
+        return []
+    return [m.group(0).rstrip(_TRAILING) for m in URL.finditer(text)]
 
 
 def _canonical(url: str) -> str:

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 # The full-width comma is left alone: in Chinese text it separates clauses, not thousands.
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９．％－＋", "0123456789.%-+")
@@ -191,8 +190,9 @@ _REFERENCE = re.compile(r"\{\{.*?\}\}")
 Kind = Literal["number", "date", "list_marker", "rank", "reference"]
 
 
-@dataclass(frozen=True, slots=True)
-class Mention:
+class Mention(NamedTuple):
+    """One number-like mention of a text (immutable; a draft has hundreds, so it is a light tuple)."""
+
     text: str
     start: int
     end: int
@@ -210,10 +210,13 @@ class Mention:
 
 
 _WIDE_THOUSANDS = re.compile(r"(?<=[０-９])，(?=[０-９]{3}(?![０-９]))")
+_WIDE = re.compile("[０-９．％－＋]")
 
 
 def normalise(text: str) -> str:
     # Between full-width digits a full-width comma groups thousands (９９，２５５，４６８); elsewhere it ends a clause.
+    if not _WIDE.search(text):  # most drafts have no full-width digit or sign: nothing to replace
+        return text
     return _WIDE_THOUSANDS.sub(",", text).translate(_FULL_WIDTH)
 
 
@@ -222,6 +225,7 @@ _EN_DATE_PARTS = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
 def canonical_date(text: str) -> str:
     """A date mention in a shape the date tokeniser reads: "2025 年 3 月" -> "2025年3月",
     "March 2025" -> "2025-03", "Mar 15" -> "3月15日", "Q1 2025" -> "2025-Q1". Other text is returned as is."""
@@ -279,20 +283,22 @@ _GROUP_SEPARATORS = str.maketrans("", "", ", \u00a0\u2009\u202f")
 
 
 def _digit_number(match: re.Match[str], draft: str) -> Mention:
-    unit = match["unit"] or match["tight"] or ""
+    sign1, cur, sign2, digits, frac, unit, tight = match.groups()
+    unit = unit or tight or ""
     end = match.end()
-    if unit == "m" and not (match["cur"] or match["frac"]):
+    if unit == "m" and not (cur or frac):
         unit, end = "", match.start("tight")  # "5m" is as likely five metres: keep the bare number
     elif unit not in UNITS:
         unit = unit.lower()  # "Million", "BN", "Percent"
         unit = _SPELLED_UNITS.get(unit, unit)
     # A currency is not part of the number; it stays in the span only when a sign precedes it ("-$5.2").
-    start = match.start() if match["sign"] or not match["cur"] else match.end("cur")
+    start = match.start() if sign1 or not cur else match.end("cur")
     while draft[start].isspace():
         start += 1
-    sign = match["sign"] or match["sign2"]
-    digits = match["int"].translate(_GROUP_SEPARATORS)
-    frac = match["frac"] or ""
+    sign = sign1 or sign2
+    if not digits.isdigit():  # grouped: "1,234", "1 234"
+        digits = digits.translate(_GROUP_SEPARATORS)
+    frac = frac or ""
     return Mention(
         text=draft[start:end].strip(),
         start=start,
@@ -303,7 +309,7 @@ def _digit_number(match: re.Match[str], draft: str) -> Mention:
         scaled=int((digits + frac)[:40]),
         decimals=len(frac),
         unit=unit,
-        negative=sign in ("-", "−") or match["sign2"] in ("-", "−"),
+        negative=sign in ("-", "−") or sign2 in ("-", "−"),
         signed=sign is not None,
     )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from apps.agent.verification.binding import Binder
+from apps.agent.verification.binding import Binder, first_letters
 from apps.agent.verification.queries import QueryFacts
 
 _HIGH = re.compile(r"最高|最多|最大|最好|最贵|排名第一|居首|\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\btop\b", re.I)
@@ -106,8 +106,11 @@ def _check(
     )
 
 
-_ABOVE = re.compile(r"高于|多于|超过|超出|大于|领先|higher than|more than|greater than|above|ahead of|exceed", re.I)
-_BELOW = re.compile(r"低于|少于|不如|小于|落后|lower than|less than|fewer than|below|behind", re.I)
+_ABOVE_WORDS = r"高于|多于|超过|超出|大于|领先|higher than|more than|greater than|above|ahead of|exceed"
+_BELOW_WORDS = r"低于|少于|不如|小于|落后|lower than|less than|fewer than|below|behind"
+_ABOVE = re.compile(_ABOVE_WORDS, re.I)
+_BELOW = re.compile(_BELOW_WORDS, re.I)
+_COMPARISON_START = re.compile(first_letters(_ABOVE_WORDS, _BELOW_WORDS), re.I)
 _SENTENCE = re.compile(r"[^。；;！？!?\n]+")
 
 
@@ -116,6 +119,8 @@ def comparison_problems(draft: str, facts: Sequence[QueryFacts], binder: Binder)
     problems: list[str] = []
     for match in _SENTENCE.finditer(draft):
         sentence = match.group(0)
+        if not _COMPARISON_START.search(sentence):  # no word of comparison can start in it
+            continue
         word = _ABOVE.search(sentence) or _BELOW.search(sentence)
         if word is None or _NOT_FIRST.search(sentence[: word.start()][-6:]):
             continue

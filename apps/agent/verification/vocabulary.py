@@ -18,6 +18,7 @@ _FULL_NAMES = (
     "sep oct nov dec"
 ).split()
 _NAMES = re.compile(r"\b(" + "|".join(sorted(_FULL_NAMES, key=len, reverse=True)) + r")\b\.?")
+_NAME_INITIALS = re.compile("[" + "".join(sorted({name[0] for name in _FULL_NAMES})) + "]")  # a cheap scan first
 _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"[0-9a-z_]")
 
@@ -31,6 +32,8 @@ def norm(text: Any) -> str:
 def _norm(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).casefold().strip()
     folded = _SPACES.sub(" ", folded)
+    if not _NAME_INITIALS.search(folded):  # no day or month name can start anywhere (most Chinese text)
+        return folded
     return _NAMES.sub(lambda m: m.group(1)[:3], folded)
 
 
@@ -54,6 +57,9 @@ class LabelFinder:
     _known: set[str] = field(default_factory=set)
     _sorted: bool = True
     _starts: re.Pattern[str] | None = None
+    # First letter -> (length, the labels of that length), longest first: at a position, one slice per length is
+    # looked up, however many labels share the letter ("User 1" … "User 999").
+    _by_size: dict[str, list[tuple[int, set[str]]]] = field(default_factory=dict)
 
     def add(self, label: str) -> None:
         key = norm(label)
@@ -72,16 +78,23 @@ class LabelFinder:
 
     def find_spans(self, text: str) -> list[tuple[str, int, int]]:
         """(label, start, end) in `text`; positions are exact when normalising kept the text's length."""
+        return self.find_spans_normed(norm(text))
+
+    def find_spans_normed(self, haystack: str) -> list[tuple[str, int, int]]:
+        """(label, start, end) in a text already normalised with norm()."""
         if not self._sorted:  # longest first, sorted once rather than on every add
-            for bucket in self._by_first.values():
-                bucket.sort(key=len, reverse=True)
+            self._by_size = {}
+            for first, bucket in self._by_first.items():
+                sizes: dict[int, set[str]] = {}
+                for label in bucket:
+                    sizes.setdefault(len(label), set()).add(label)
+                self._by_size[first] = sorted(sizes.items(), key=lambda item: item[0], reverse=True)
             # One character class of first letters lets the scan jump to where a label can start.
             firsts = "".join(re.escape(ch) for ch in self._by_first)
             self._starts = re.compile(f"[{firsts}]") if firsts else None
             self._sorted = True
         if self._starts is None:
             return []
-        haystack = norm(text)
         found: list[tuple[str, int, int]] = []
         at = 0
         while True:
@@ -97,10 +110,11 @@ class LabelFinder:
                 at = i + 1
 
     def _match_at(self, haystack: str, i: int) -> str | None:
-        for label in self._by_first.get(haystack[i], ()):
-            if not haystack.startswith(label, i):
+        for size, labels in self._by_size.get(haystack[i], ()):
+            end = i + size
+            label = haystack[i:end]
+            if label not in labels:  # two labels of one length cannot both start here: at most one is
                 continue
-            end = i + len(label)
             if _WORD.match(label[0]) and i > 0 and _WORD.match(haystack[i - 1]):
                 continue
             if _WORD.match(label[-1]) and end < len(haystack) and _WORD.match(haystack[end]):
