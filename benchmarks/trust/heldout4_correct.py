@@ -1,7 +1,7 @@
 """Correct answers over 门诊就诊 and clinic.db, written the way analysts write them: 万元 and ¥k, counts with
-and without separators, percentages, ranges of counts, months and room codes that look like numbers, sums and
-differences worked out from the rows, a follow-up over an earlier turn's table, references into a result.
-Truth: heldout4_facts.py."""
+and without separators, percentages, months and room codes that look like numbers, a follow-up over an earlier
+turn's table, references into a result. Answers that work a number out themselves (a sum of rows, a difference,
+an average, a ratio) are wrong answers: see heldout4_wrong.derived. Truth: heldout4_facts.py."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from decimal import Decimal
 
 from benchmarks.trust import heldout4_specs as s
 from benchmarks.trust.formats import num, pct
-from benchmarks.trust.heldout4_data import DEPARTMENTS
 from benchmarks.trust.heldout4_facts import Facts4
 from benchmarks.trust.script import Scenario
 
@@ -26,17 +25,9 @@ def _change(new: Decimal, old: Decimal) -> Decimal:
 
 def spreadsheet(f: Facts4) -> list[Scenario]:
     (c1, v1), (c2, v2), (c3, v3) = f.campus_fee
-    march = "、".join(f"{d} {n}" for d, n in f.march_dept_visits)
-    absent = [d for d in DEPARTMENTS if d not in dict(f.march_dept_visits)]
     (d1, a1), (d2, a2) = f.dept_avg_fee[:2]
-    follow, first = f.type_visits["复诊"], f.type_visits["初诊"]
     q_change = _change(f.q4_fee, f.q3_fee)
     rooms = f.room_fee[:3]
-    lo, hi = min(f.month_visits.values()), max(f.month_visits.values())
-    busiest = [m for m, n in f.month_visits.items() if n == hi]
-    quietest = [m for m, n in f.month_visits.items() if n == lo]
-    assert len(busiest) == len(quietest) == 1, "the busiest and quietest months must be unique"
-    yes, no = f.wait_by_booked["是"], f.wait_by_booked["否"]
     history = [
         {
             "question": "2025年各院区的门诊费用合计是多少？",
@@ -47,26 +38,6 @@ def spreadsheet(f: Facts4) -> list[Scenario]:
     east_dec = f.campus_dec_fee["东院"]
     return [
         _c(
-            "h4c01",
-            "clinic",
-            "2025年各院区的门诊费用合计是多少？",
-            s.file_run(
-                s.CAMPUS_FEE_2025,
-                f"2025年门诊费用：{c1} {s.wan(v1)}，{c2} {s.wan(v2)}，{c3} {s.wan(v3)}，"
-                f"三个院区合计约 {s.wan(f.total_fee)}。",
-            ),
-        ),
-        _c(
-            "h4c02",
-            "clinic",
-            "2025年3月各科室分别看了多少人次？",
-            s.file_run(
-                s.MARCH_DEPT,
-                f"2025-03 共 {f.march_visits} 人次：{march}"
-                + (f"；{'、'.join(absent)}当月没有就诊记录。" if absent else "。"),
-            ),
-        ),
-        _c(
             "h4c03",
             "clinic",
             "2025年哪个科室的次均费用最高？",
@@ -74,26 +45,6 @@ def spreadsheet(f: Facts4) -> list[Scenario]:
                 s.DEPT_AVG_2025,
                 f"{d1}次均费用最高，约 {num(a1, 0)} 元/人次（共 {dict(f.dept_visits)[d1]} 人次）；"
                 f"{d2}以 {num(a2)} 元紧随其后。",
-            ),
-        ),
-        _c(
-            "h4c04",
-            "clinic",
-            "2025年复诊人次占比多少？",
-            s.file_run(
-                s.TYPE_SHARE_2025,
-                f"2025年共 {f.visits} 人次，其中复诊 {follow} 人次，占 {pct(Decimal(follow) / f.visits)}；"
-                f"初诊 {first} 人次（{pct(Decimal(first) / f.visits)}）。",
-            ),
-        ),
-        _c(
-            "h4c05",
-            "clinic",
-            "2025年一共有多少位患者来看过病？",
-            s.file_run(
-                s.PATIENTS_2025,
-                f"按患者编号去重，2025年共有 {f.patients} 位患者，合计就诊 {f.visits} 人次，"
-                f"平均每人约 {num(Decimal(f.visits) / f.patients, 1)} 次。",
             ),
         ),
         _c(
@@ -115,26 +66,6 @@ def spreadsheet(f: Facts4) -> list[Scenario]:
                 s.rooms(3),
                 "按2025年费用合计：\n"
                 + "\n".join(f"{i}. {room} 诊室：{s.yuan(v)}" for i, (room, v) in enumerate(rooms, start=1)),
-            ),
-        ),
-        _c(
-            "h4c08",
-            "clinic",
-            "2025年每个月大概有多少人次？",
-            s.file_run(
-                s.MONTH_VISITS_2025,
-                f"2025年每月就诊 {lo}–{hi} 人次，月均约 {num(Decimal(f.visits) / 12, 1)} 人次；"
-                f"最多的是 {busiest[0]}（{hi} 人次），最少的是 {quietest[0]}（{lo} 人次）。",
-            ),
-        ),
-        _c(
-            "h4c09",
-            "clinic",
-            "2025年预约和没预约的患者候诊时间差多少？",
-            s.file_run(
-                s.WAIT_BOOKED_2025,
-                f"2025年预约患者平均候诊 {num(yes, 1)} 分钟，未预约患者 {num(no, 1)} 分钟，"
-                f"相差约 {num(no - yes, 1)} 分钟。",
             ),
         ),
         _c(
@@ -185,7 +116,6 @@ def spreadsheet(f: Facts4) -> list[Scenario]:
 def database(f: Facts4) -> list[Scenario]:
     (c1, v1), (c2, v2), (c3, v3) = f.db_campus_fee
     (m1, f1), (m2, f2) = f.db_month_fee[:2]
-    booked, walk_in = f.db_wait_all["Y"], f.db_wait_all["N"]
     west24, west25 = f.db_campus_h2[("West", 2024)], f.db_campus_h2[("West", 2025)]
     west = _change(west25, west24)
     return [
@@ -211,16 +141,6 @@ def database(f: Facts4) -> list[Scenario]:
             s.db_run(
                 s.DB_PED,
                 f"Pediatrics saw {f.db_ped_patients} distinct patients in 2025, across {f.db_ped_visits} visits.",
-            ),
-        ),
-        _c(
-            "h4c17",
-            "clinicdb",
-            "Across the whole period, how long do booked patients wait compared with walk-ins?",
-            s.db_run(
-                s.DB_WAIT,
-                f"Booked patients waited {num(booked, 1)} minutes on average, walk-ins {num(walk_in, 1)} minutes: "
-                f"about {num(walk_in / booked, 1)} times as long.",
             ),
         ),
         _c(

@@ -2,7 +2,8 @@
 the wrong campus or department, a yearly total for a monthly or quarterly question, an average (or a median)
 reported as a total (or a mean), the wrong superlative, the wrong direction of change, a false premise confirmed,
 a filter left over from the previous turn, a top-N that skips or reorders rows, a share over the wrong whole,
-a rounding that turns "just under half" into "more than half", visits counted as patients, an invented row.
+a rounding that turns "just under half" into "more than half", visits counted as patients, an invented row,
+and numbers derived in the head (a sum, a difference, an average or a ratio no query returned).
 Each `why` says what pandas/sqlite3 shows instead."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from decimal import Decimal
 
 from benchmarks.trust import heldout4_specs as s
 from benchmarks.trust.formats import num, pct, rounded
+from benchmarks.trust.heldout4_data import DEPARTMENTS
 from benchmarks.trust.heldout4_facts import Facts4
 from benchmarks.trust.script import Scenario
 
@@ -234,5 +236,100 @@ def database(f: Facts4) -> list[Scenario]:
     ]
 
 
+def derived(f: Facts4) -> list[Scenario]:
+    """Numbers the analyst worked out in the answer (a sum of rows, a difference, an average, a ratio) instead of
+    taking them from a query: the values happen to be right, but no query returned them (VERIFY.md check 5)."""
+    (c1, v1), (c2, v2), (c3, v3) = f.campus_fee
+    march = "、".join(f"{d} {n}" for d, n in f.march_dept_visits)
+    absent = [d for d in DEPARTMENTS if d not in dict(f.march_dept_visits)]
+    follow, first = f.type_visits["复诊"], f.type_visits["初诊"]
+    lo, hi = min(f.month_visits.values()), max(f.month_visits.values())
+    busiest = [m for m, n in f.month_visits.items() if n == hi]
+    quietest = [m for m, n in f.month_visits.items() if n == lo]
+    assert len(busiest) == len(quietest) == 1, "the busiest and quietest months must be unique"
+    yes, no = f.wait_by_booked["是"], f.wait_by_booked["否"]
+    booked, walk_in = f.db_wait_all["Y"], f.db_wait_all["N"]
+    head = "derived in the head: "
+    return [
+        _w(
+            "h4c01",
+            "clinic",
+            "2025年各院区的门诊费用合计是多少？",
+            s.file_run(
+                s.CAMPUS_FEE_2025,
+                f"2025年门诊费用：{c1} {s.wan(v1)}，{c2} {s.wan(v2)}，{c3} {s.wan(v3)}，"
+                f"三个院区合计约 {s.wan(f.total_fee)}。",
+            ),
+            head + f"the total {s.wan(f.total_fee)} is a sum of the rows; the query grouped by campus only",
+        ),
+        _w(
+            "h4c02",
+            "clinic",
+            "2025年3月各科室分别看了多少人次？",
+            s.file_run(
+                s.MARCH_DEPT,
+                f"2025-03 共 {f.march_visits} 人次：{march}"
+                + (f"；{'、'.join(absent)}当月没有就诊记录。" if absent else "。"),
+            ),
+            head + f"the total {f.march_visits} is a sum of the rows; the query grouped by department only",
+        ),
+        _w(
+            "h4c04",
+            "clinic",
+            "2025年复诊人次占比多少？",
+            s.file_run(
+                s.TYPE_SHARE_2025,
+                f"2025年共 {f.visits} 人次，其中复诊 {follow} 人次，占 {pct(Decimal(follow) / f.visits)}；"
+                f"初诊 {first} 人次（{pct(Decimal(first) / f.visits)}）。",
+            ),
+            head + f"the total {f.visits} is a sum of the rows; no query returned it",
+        ),
+        _w(
+            "h4c05",
+            "clinic",
+            "2025年一共有多少位患者来看过病？",
+            s.file_run(
+                s.PATIENTS_2025,
+                f"按患者编号去重，2025年共有 {f.patients} 位患者，合计就诊 {f.visits} 人次，"
+                f"平均每人约 {num(Decimal(f.visits) / f.patients, 1)} 次。",
+            ),
+            head + "visits per patient is a ratio of two returned values; no query returned it",
+        ),
+        _w(
+            "h4c08",
+            "clinic",
+            "2025年每个月大概有多少人次？",
+            s.file_run(
+                s.MONTH_VISITS_2025,
+                f"2025年每月就诊 {lo}–{hi} 人次，月均约 {num(Decimal(f.visits) / 12, 1)} 人次；"
+                f"最多的是 {busiest[0]}（{hi} 人次），最少的是 {quietest[0]}（{lo} 人次）。",
+            ),
+            head + "the monthly average is a mean of the rows; no query returned it",
+        ),
+        _w(
+            "h4c09",
+            "clinic",
+            "2025年预约和没预约的患者候诊时间差多少？",
+            s.file_run(
+                s.WAIT_BOOKED_2025,
+                f"2025年预约患者平均候诊 {num(yes, 1)} 分钟，未预约患者 {num(no, 1)} 分钟，"
+                f"相差约 {num(no - yes, 1)} 分钟。",
+            ),
+            head + "the difference is a subtraction of two rows; no query returned it",
+        ),
+        _w(
+            "h4c17",
+            "clinicdb",
+            "Across the whole period, how long do booked patients wait compared with walk-ins?",
+            s.db_run(
+                s.DB_WAIT,
+                f"Booked patients waited {num(booked, 1)} minutes on average, walk-ins {num(walk_in, 1)} minutes: "
+                f"about {num(walk_in / booked, 1)} times as long.",
+            ),
+            head + "the ratio of the two waits; no query returned it",
+        ),
+    ]
+
+
 def wrong(f: Facts4) -> list[Scenario]:
-    return [*spreadsheet(f), *database(f)]
+    return [*spreadsheet(f), *database(f), *derived(f)]
