@@ -207,3 +207,48 @@ def test_counting_a_column_pinned_to_one_value_counts_its_rows():
     spec = analyze("How many employees are in Engineering?", HR).spec()
     assert [a["func"] for a in spec["aggregations"]] == ["count"]
     assert spec["filters"] == [{"column": "department", "op": "=", "value": "Engineering"}]
+
+
+WEATHER = TableProfile(
+    row_count=3650,
+    columns=[
+        col("date", "date", "time", 3650, lo="2010-01-01", hi="2019-12-31"),
+        col("precipitation", "number", "measure", 300, lo=0.0, hi=55.9),
+        col("temp_max", "number", "measure", 300, lo=-1.6, hi=35.6),
+        col("weather", "text", "dimension", 5, values=["drizzle", "fog", "rain", "snow", "sun"]),
+    ],
+)
+PASSENGERS = TableProfile(
+    row_count=891,
+    columns=[
+        col("Survived", "integer", "dimension", 2, values=[0, 1]),
+        col("Age", "number", "measure", 88, lo=0.4, hi=80.0),
+        col("Fare", "number", "measure", 248, lo=0.0, hi=512.3),
+    ],
+)
+
+
+def test_a_year_at_the_end_of_a_sentence_is_a_filter():
+    spec = analyze("total precipitation in 2014.", WEATHER).spec()
+    assert spec["filters"] == [{"column": "date", "op": "=", "value": 2014, "grain": "year"}]
+
+
+def test_several_aggregations_of_one_column_are_each_computed():
+    spec = analyze("mean and standard deviation of temp_max", WEATHER).spec()
+    assert [a["func"] for a in spec["aggregations"]] == ["avg", "stddev"]
+
+
+def test_an_abbreviated_column_is_reached_by_its_words_in_full():
+    spec = analyze("mean of the maximum temperature", WEATHER).spec()
+    assert [(a["func"], a["column"]) for a in spec["aggregations"]] == [("avg", "temp_max")]
+
+
+def test_a_zero_one_column_is_a_condition_named_by_its_verb():
+    spec = analyze("correlation between age and fare for passengers who survived", PASSENGERS).spec()
+    assert spec["filters"] == [{"column": "Survived", "op": "=", "value": 1}]
+    assert spec["aggregations"][0]["func"] == "corr"
+
+
+def test_sales_volume_is_the_quantity_column():
+    spec = analyze("各地区的销量", ORDERS).spec()
+    assert [(a["func"], a["column"]) for a in spec["aggregations"]] == [("sum", "数量")]

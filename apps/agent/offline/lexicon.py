@@ -87,6 +87,12 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
 }
 for _key, _forms in _EXTRA_CONCEPTS.items():
     CONCEPTS.setdefault(_key, _forms)
+# 销量 is a volume: it reaches quantity columns only, never an amount through "sales" (销售额 = sales too).
+CONCEPTS["sales"] = tuple(f for f in CONCEPTS["sales"] if f not in ("销量", "sales volume", "units sold"))
+# Short English forms in column names, spelt out, so "maximum temperature" reaches temp_max.
+ABBREVIATIONS = {"temp": "temperature", "max": "maximum", "min": "minimum", "avg": "average", "qty": "quantity"}
+ABBREVIATIONS |= {"amt": "amount", "pct": "percent", "num": "number", "cnt": "count", "prcp": "precipitation"}
+ABBREVIATIONS |= {"rev": "revenue", "dept": "department", "emp": "employee", "cust": "customer", "yr": "year"}
 
 # Words too general to tie a column to a concept when they are only part of its name ("入库数量").
 GENERIC_PARTS = frozenset(

@@ -234,9 +234,15 @@ class MetricBuilder:
         self.plan.metrics.sort(key=lambda m: self.positions.get(m.name, 0))
 
     def aggregate_all(self) -> None:
-        """Each measure the question names, aggregated as its words say; then what it counts."""
-        for term in self.measures:
-            self.measure_metric(term)
+        """Each measure the question names, aggregated as its words say ("mean and standard deviation of X": each
+        of them); then what it counts."""
+        funcs = list(dict.fromkeys(f for _s, _e, f in self.a.cues.agg_words))
+        if len(self.measures) == 1 and len(funcs) > 1 and not self.a.cues.counting:
+            for func in funcs:
+                self.measure_metric(self.measures[0], func)
+        else:
+            for term in self.measures:
+                self.measure_metric(term)
         self.counted()
         cues = self.a.cues
         if not self.plan.metrics and (cues.ranking or cues.share) and (self.plan.groups or self.a.columns("id")):

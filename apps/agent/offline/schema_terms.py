@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from apps.agent.offline.lexicon import CONCEPTS, FLAG_PREFIXES, GENERIC_PARTS, TRUE_VALUES, VALUE_SYNONYMS
+from apps.agent.offline.lexicon import (
+    ABBREVIATIONS,
+    CONCEPTS,
+    FLAG_PREFIXES,
+    GENERIC_PARTS,
+    TRUE_VALUES,
+    VALUE_SYNONYMS,
+)
 from apps.datasets.profile import TableProfile
 
 Category = Literal["time", "year", "measure", "dimension", "id", "flag"]
@@ -179,7 +186,29 @@ def _aliases(name: str, flag: bool, synonyms: Sequence[str] = ()) -> tuple[tuple
             found[fold(form)] = max(found.get(fold(form), 0.0), strength)
     for part in _parts(folded):
         found.setdefault(part, PART)
+    for spelt in _spelt_out(folded):
+        found.setdefault(spelt, CORE)
+    if _SOLD.search(folded) and _COUNTED.search(folded):  # 销售数量, sales_qty: what 销量 / units sold mean
+        for form in ("销量", "sales volume", "units sold"):
+            found[form] = max(found.get(form, 0.0), CONCEPT)
     return tuple(sorted(found.items()))
+
+
+_SOLD = re.compile(r"销售|销|售出|卖|sales|sold")
+_COUNTED = re.compile(r"数量|件数|quantity|qty|units|volume")
+
+
+def _spelt_out(name: str) -> list[str]:
+    """ "temp_max" -> "temperature maximum" and "maximum temperature": abbreviations written in full, and a
+    two-word name in the other order too (how people say it)."""
+    words = re.findall(r"[a-z]+", name)
+    if not any(w in ABBREVIATIONS for w in words) or len(words) > 3:
+        return []
+    full = [ABBREVIATIONS.get(w, w) for w in words]
+    forms = [" ".join(full)]
+    if len(full) == 2:
+        forms.append(f"{full[1]} {full[0]}")
+    return forms
 
 
 def _category(col: Any, row_count: int) -> tuple[Category, Any]:
@@ -189,6 +218,8 @@ def _category(col: Any, row_count: int) -> tuple[Category, Any]:
     texts = [str(v).strip().lower() for v in values or []]
     if col.kind == "text" and col.distinct_count == 2 and len(texts) == 2 and any(t in TRUE_VALUES for t in texts):
         return "flag", next(v for v in values if str(v).strip().lower() in TRUE_VALUES)
+    if col.kind == "integer" and col.distinct_count == 2 and {str(v) for v in values or []} == {"0", "1"}:
+        return "flag", 1  # Survived, is_active as 0/1: "passengers who survived" is Survived = 1
     if col.role == "time":
         return ("time" if col.kind in ("date", "datetime") else "year"), None
     if col.role == "measure":

@@ -44,7 +44,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "year",
         re.compile(
-            r"(?:(?P<pre>since|from|after|before)\s+)?(?<![\d.])(?P<y>(?:19|20)\d{2})(?![\d.%])"
+            r"(?:(?P<pre>since|from|after|before)\s+)?(?<![\d.])(?P<y>(?:19|20)\d{2})(?!\d|\.\d|%)"
             r"(?P<post>\s*年?\s*(?:以后|之后|以来|起|开始|以前|之前))?"
         ),
     ),
