@@ -105,6 +105,7 @@ class ClauseLabels:
     before: str = ""
     after: str = ""
     signed: bool = False  # the number is written with a minus sign
+    following: str = ""  # the text right after the number, up to the next number or the clause's end (12 at most)
 
     def shown(self) -> list[str]:
         return [*self.values, *sorted(self.periods)]
@@ -134,6 +135,7 @@ class Binder:
         self._sentences: dict[tuple[int, int], tuple[list[str], set[str]]] = {}
         self._results: dict[int, _Result] = {}
         self._named: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+        self._said: dict[tuple[str, str], tuple[str | None, str | None]] = {}
         ordered = sorted(self.measure_words, key=len, reverse=True)
         self._measure_order = [w for w in ordered if not w.startswith(_AFTER_ONLY)]
         self._data_order = sorted(self.data_measures, key=len, reverse=True)
@@ -181,7 +183,7 @@ class Binder:
         # mark ends it first ("X 元环比增长 71.3%": 环比 names the change), else the nearest one before it.
         tail = _MEASURE_END.split(draft[end:after], maxsplit=1)[0] if after > end else ""
         signed = draft[start : start + 1] in _MINUS or lead.rstrip()[-1:] in _MINUS  # "-5%", "- 5%"
-        return ClauseLabels(values, periods, lead, lead, tail, signed)
+        return ClauseLabels(values, periods, lead, lead, tail, signed, draft[end : min(after, end + 12)])
 
     def _sentence_labels(self, left: int, right: int) -> tuple[list[str], set[str]]:
         """The labels of a sentence, as the union of its clauses' (each read once)."""
@@ -245,7 +247,30 @@ class Binder:
             and self._period_agrees(result, where, labels)
             and self._measure_agrees(result, where, labels)
             and _direction_agrees(result, where, labels)
+            and self._aggregation_agrees(result, where, labels)
         )
+
+    def _aggregation_agrees(self, result: _Result, where: Provenance, labels: ClauseLabels) -> bool:
+        """The word of aggregation beside a number names how it was computed: 平均/average/mean is an avg, 中位数/median
+        a median, 合计/total a sum; visits (人次) count rows and patients (人数, 位) count distinct ones. A number
+        from another aggregation is another figure ("费用总额 976" when 976 is the average per visit)."""
+        func = result.facts.func_of(where.column)
+        if func is None:
+            return True
+        key = (labels.before, labels.following)
+        said = self._said.get(key)
+        if said is None:
+            said = self._said[key] = _aggregation_said(*key)
+        kind, counted = said
+        if kind == "median" and func != "median":
+            return False
+        if kind == "avg" and func in ("sum", "median", "count", "nunique"):
+            return False
+        if kind == "sum" and func in ("avg", "median"):
+            return False
+        if counted == "distinct" and func == "count":
+            return not _EVENTS.search(where.column)  # a count of visits (人次) is not a count of patients
+        return not (counted == "events" and func == "nunique")
 
     def _values_agree(self, facts: QueryFacts, where: Provenance, labels: ClauseLabels) -> bool:
         if where.row is None:  # a count of rows is about all of them ("Tampa … of all four warehouses")
@@ -364,6 +389,36 @@ def _direction_agrees(result: _Result, where: Provenance, labels: ClauseLabels) 
     if _UP.search(before):
         return value > 0 or where.column not in result.changes and not result.signed(where.column)
     return True
+
+
+# Words of aggregation, the nearest one before a number (within a few characters) naming how it was computed.
+_MEDIAN_WORDS = r"中位数|中位|median"
+_AVG_WORDS = r"平均|均值|人均|次均|月均|日均|\baverage|\bmean\b|\bavg\b"
+_SUM_WORDS = r"总额|总计|合计|总和|\btotal|\bsum\b"
+_AGG_WORDS = re.compile(rf"(?P<median>{_MEDIAN_WORDS})|(?P<avg>{_AVG_WORDS})|(?P<sum>{_SUM_WORDS})", re.I)
+_AGG_START = re.compile(first_letters(_MEDIAN_WORDS, _AVG_WORDS, _SUM_WORDS), re.I)
+# What a count counts, from the words right after it: distinct people (130 位患者, 130 patients) or events (人次).
+_DISTINCT_AFTER = re.compile(r"\s*(?:位|名|(?:distinct|unique|different)\b|patients?\b|people\b|persons?\b)", re.I)
+_DISTINCT_BEFORE = re.compile(r"(?:人数|患者数|distinct|unique)[^\d]{0,4}$", re.I)
+_EVENTS_AFTER = re.compile(r"\s*(?:人次|次|visits?\b|times\b)", re.I)
+_EVENTS = re.compile(r"人次|次数|visit|笔数", re.I)
+
+
+def _aggregation_said(before: str, after: str) -> tuple[str | None, str | None]:
+    """The aggregation word nearest before a number (or right after it), and whether the words right after it count
+    distinct people or events."""
+    kind = None
+    lead = before[-10:]
+    if _AGG_START.search(lead) or _AGG_START.search(after[:8]):
+        found = list(_AGG_WORDS.finditer(lead)) or list(_AGG_WORDS.finditer(after[:8]))
+        if found:
+            kind = found[-1].lastgroup
+    counted = None
+    if _DISTINCT_AFTER.match(after) or _DISTINCT_BEFORE.search(before):
+        counted = "distinct"
+    elif _EVENTS_AFTER.match(after):
+        counted = "events"
+    return kind, counted
 
 
 def _is_period_like(value: object) -> bool:

@@ -20,6 +20,8 @@ from apps.datasets.queryspec import QuerySpec
 QUERY_TOOLS = ("run_query", "execute_sql_safe", "sample_rows")
 _MAX_RANGE_MONTHS = 36
 _TIME_NAME = re.compile(r"(?i)(date|time|day|week|month|quarter|year|period|日期|时间|日|周|月|季|年)")
+# "avg(fee) as avg_fee", "count(distinct patient_id) as patients" in normalised SQL: one aggregate, nothing around it
+_SQL_AGG = re.compile(r"\b(sum|avg|count|median|min|max)\s*\(\s*(distinct\s+)?[\w.*\s]*\)\s+as\s+\"?(\w+)")
 
 
 @dataclass
@@ -207,6 +209,21 @@ class QueryFacts:
         sources = {a.name: a.column for a in spec.aggregations if a.func in ("sum", "avg", "min", "max", "median")}
         windows = {w.name: w.of for w in spec.windows}
         return sources.get(windows.get(column, column))
+
+    def func_of(self, column: str) -> str | None:
+        """The aggregation an output column holds (sum, avg, median, count, nunique, min, max, quantile), read from
+        the QuerySpec or from the SQL's `FUNC(...) AS name`; None for groups, windows, derived values or unknown."""
+        return self._funcs_by_column.get(norm(column))
+
+    @cached_property
+    def _funcs_by_column(self) -> dict[str, str]:
+        spec = self.spec
+        if spec is not None:
+            return {norm(a.name): a.func for a in spec.aggregations}
+        found: dict[str, str] = {}
+        for func, distinct, alias in _SQL_AGG.findall(self.sql):
+            found[alias] = "nunique" if func == "count" and distinct else func
+        return found
 
     def change_columns(self) -> set[str]:
         spec = self.spec

@@ -1,0 +1,112 @@
+"""Verify: whole classes of wrong answers built from real result values (the aggregation behind a number, the scope
+and the period of its query, the order of a ranking, yes/no and "more than half" answers), and the correct answers
+next to them that must pass. Scripted inputs over a hotel's stays."""
+
+from __future__ import annotations
+
+from apps.agent.verification.check import ToolCallRecord, VerifyInput, verify
+from apps.agent.verification.vocabulary import Vocabulary
+
+HOTELS = ["湖景店", "山顶店", "码头店"]
+VOCAB = Vocabulary.from_profiles(
+    [
+        {
+            "columns": [
+                {"name": "入住月份", "kind": "text", "role": "time", "values": ["2024-01", "2024-12"]},
+                {"name": "门店", "kind": "text", "role": "dimension", "values": HOTELS},
+                {"name": "房型", "kind": "text", "role": "dimension", "values": ["大床", "双床", "套房"]},
+                {"name": "房号", "kind": "integer", "role": "id"},
+                {"name": "客人编号", "kind": "text", "role": "id"},
+                {"name": "房费", "kind": "number", "role": "measure"},
+            ]
+        }
+    ]
+)
+SCHEMA = ToolCallRecord(step=1, name="get_schema", status="ok", columns=["column"], rows=[["门店"]], row_count=1)
+Y2024 = {"column": "入住月份", "op": "between", "value": ["2024-01", "2024-12"]}
+
+
+def query(spec, columns, rows, step=2):
+    return ToolCallRecord(
+        step=step,
+        name="run_query",
+        status="ok",
+        arguments={"spec": spec},
+        columns=columns,
+        rows=rows,
+        row_count=len(rows),
+    )
+
+
+def sql(text, columns, rows, step=2):
+    return ToolCallRecord(
+        step=step,
+        name="execute_sql_safe",
+        status="ok",
+        arguments={"sql": text},
+        columns=columns,
+        rows=rows,
+        row_count=len(rows),
+    )
+
+
+def check(question, draft, *calls, earlier=(), source="file"):
+    return verify(
+        VerifyInput(
+            question=question,
+            draft=draft,
+            tool_calls=[SCHEMA, *calls] if source == "file" else list(calls),
+            vocabulary=VOCAB,
+            source_type=source,
+            earlier=list(earlier),
+        )
+    )
+
+
+def codes(verdict):
+    return [r.code for r in verdict.reasons]
+
+
+# --- the aggregation word beside a number -------------------------------------------------------------
+
+STATS = query(
+    {
+        "filters": [Y2024],
+        "aggregations": [
+            {"name": "房费合计", "func": "sum", "column": "房费"},
+            {"name": "平均房费", "func": "avg", "column": "房费"},
+            {"name": "房费中位数", "func": "median", "column": "房费"},
+            {"name": "入住次数", "func": "count"},
+            {"name": "客人数", "func": "nunique", "column": "客人编号"},
+        ],
+    },
+    ["房费合计", "平均房费", "房费中位数", "入住次数", "客人数"],
+    [[90876.5, 605.84, 488.0, 150, 97]],
+)
+
+
+def test_a_number_under_another_aggregation_word_is_mislabeled():
+    wrong = [
+        "2024年房费总额为 605.84 元。",  # the average as a total
+        "2024年平均每晚房费 488.00 元。",  # the median as the average
+        "2024年房费的中位数是 605.84 元。",  # the average as the median
+        "2024年共接待 150 位客人。",  # stays counted as guests
+        "2024年共有 97 人次入住。",  # guests counted as stays
+    ]
+    for draft in wrong:
+        assert "mislabeled_value" in codes(check("2024年的房费情况如何？", draft, STATS)), draft
+    right = "2024年房费合计 90,876.50 元，平均每次 605.84 元，中位数 488.00 元；共 150 人次、97 位客人。"
+    assert check("2024年的房费情况如何？", right, STATS).passed
+
+
+def test_sql_aggregates_are_read_for_their_words():
+    stays = sql(
+        "SELECT COUNT(DISTINCT guest_id) AS guests, COUNT(*) AS stays, AVG(rate) AS avg_rate FROM stays",
+        ["guests", "stays", "avg_rate"],
+        [[97, 150, 605.84]],
+    )
+    assert check("How many guests stayed?", "97 distinct guests; 150 stays.", stays, source="sql").passed
+    wrong = check("How many guests stayed?", "In total 150 distinct guests stayed.", stays, source="sql")
+    assert "mislabeled_value" in codes(wrong)
+    total = check("What was the room revenue?", "Room revenue totalled 605.84 in all.", stays, source="sql")
+    assert "mislabeled_value" in codes(total)
