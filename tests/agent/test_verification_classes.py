@@ -4,7 +4,7 @@ next to them that must pass. Scripted inputs over a hotel's stays."""
 
 from __future__ import annotations
 
-from apps.agent.verification.check import ToolCallRecord, VerifyInput, verify
+from apps.agent.verification.check import EarlierTurn, ToolCallRecord, VerifyInput, verify
 from apps.agent.verification.vocabulary import Vocabulary
 
 HOTELS = ["湖景店", "山顶店", "码头店"]
@@ -110,3 +110,41 @@ def test_sql_aggregates_are_read_for_their_words():
     assert "mislabeled_value" in codes(wrong)
     total = check("What was the room revenue?", "Room revenue totalled 605.84 in all.", stays, source="sql")
     assert "mislabeled_value" in codes(total)
+
+
+# --- a figure of one part presented as the whole --------------------------------------------------------
+
+LAKE_2024 = query(
+    {
+        "filters": [{"column": "门店", "op": "=", "value": "湖景店"}, Y2024],
+        "aggregations": [{"name": "房费", "func": "sum", "column": "房费"}],
+    },
+    ["房费"],
+    [[31234.5]],
+)
+
+
+def test_a_filter_the_question_does_not_ask_for_is_not_the_whole():
+    earlier = [
+        EarlierTurn(question="2024年湖景店的房费是多少？", answer="31,234.50 元", tables=[(["房费"], [[31234.5]])])
+    ]
+    wrong = check("那所有门店加起来呢？", "2024年所有门店房费合计 31,234.50 元。", LAKE_2024, earlier=earlier)
+    assert "mislabeled_value" in codes(wrong)
+    kept = check("那2024年湖景店全年呢？", "2024年湖景店全年房费 31,234.50 元。", LAKE_2024, earlier=earlier)
+    assert kept.passed
+
+
+def test_a_share_within_a_subset_is_not_a_share_of_the_whole():
+    within = query(
+        {
+            "filters": [{"column": "门店", "op": "=", "value": "山顶店"}, Y2024],
+            "group_by": ["房型"],
+            "aggregations": [{"name": "房费", "func": "sum", "column": "房费"}],
+            "windows": [{"name": "占比", "func": "share_of_total", "of": "房费"}],
+        },
+        ["房型", "房费", "占比"],
+        [["套房", 9000.0, 0.6], ["大床", 6000.0, 0.4]],
+    )
+    question = "2024年套房房费占整体的比例？"
+    assert "mislabeled_value" in codes(check(question, "2024年套房房费占整体的 60.0%。", within))
+    assert check("2024年山顶店套房房费占比？", "2024年山顶店套房房费占该店整体的 60.0%。", within).passed

@@ -136,6 +136,9 @@ class Binder:
         self._results: dict[int, _Result] = {}
         self._named: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
         self._said: dict[tuple[str, str], tuple[str | None, str | None]] = {}
+        # most drafts have no word of aggregation or of what is counted: one scan spares the per-number work
+        lowered = self.draft.lower()
+        self._aggregation_words = any(w in lowered for w in _AGG_HINTS)
         ordered = sorted(self.measure_words, key=len, reverse=True)
         self._measure_order = [w for w in ordered if not w.startswith(_AFTER_ONLY)]
         self._data_order = sorted(self.data_measures, key=len, reverse=True)
@@ -254,6 +257,8 @@ class Binder:
         """The word of aggregation beside a number names how it was computed: 平均/average/mean is an avg, 中位数/median
         a median, 合计/total a sum; visits (人次) count rows and patients (人数, 位) count distinct ones. A number
         from another aggregation is another figure ("费用总额 976" when 976 is the average per visit)."""
+        if not self._aggregation_words:
+            return True
         func = result.facts.func_of(where.column)
         if func is None:
             return True
@@ -402,6 +407,26 @@ _DISTINCT_AFTER = re.compile(r"\s*(?:位|名|(?:distinct|unique|different)\b|pat
 _DISTINCT_BEFORE = re.compile(r"(?:人数|患者数|distinct|unique)[^\d]{0,4}$", re.I)
 _EVENTS_AFTER = re.compile(r"\s*(?:人次|次|visits?\b|times\b)", re.I)
 _EVENTS = re.compile(r"人次|次数|visit|笔数", re.I)
+# Substrings one of which any of these words contains (plain substring tests are far cheaper than the regexes).
+_AGG_HINTS = (
+    *"中均合总计位名次",
+    "人数",
+    "患者数",
+    "median",
+    "average",
+    "mean",
+    "avg",
+    "total",
+    "sum",
+    "distinct",
+    "unique",
+    "different",
+    "patient",
+    "people",
+    "person",
+    "visit",
+    "times",
+)
 
 
 def _aggregation_said(before: str, after: str) -> tuple[str | None, str | None]:

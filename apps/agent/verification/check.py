@@ -124,6 +124,7 @@ class _Checker:
         self.mentions: list[Mention] = []
         self.search_grounded = 0
         self.data_grounded: list[Grounded] = []
+        self.bound: list[tuple[Mention, Provenance]] = []  # this run's numbers and the cells they are bound to
 
     # --- grounding --------------------------------------------------------------------------------
 
@@ -250,6 +251,7 @@ class _Checker:
         self.verdict.grounding.append(grounded)
         if chosen.step >= 0:
             self.data_grounded.append(grounded)
+            self.bound.append((mention, chosen))
 
     @property
     def binder(self) -> Binder:
@@ -342,12 +344,48 @@ def verify(inp: VerifyInput) -> Verdict:
         verdict.fail("mislabeled_value", problem + "; name the row the result ranks first (or last)")
     for problem in comparison_problems(draft, results, checker.binder):
         verdict.fail("mislabeled_value", problem + "; state the comparison the result shows")
+    for problem in _whole_of_a_part(checker, inp, draft):
+        verdict.fail("mislabeled_value", problem)
     _check_coverage(checker, inp, draft)
     verdict.checks = ["no_fake_data", "numbers_grounded", "labels_bound", "links_from_tools"]
     if verdict.coverage:
         verdict.checks.append("question_covered")
     verdict.passed = not verdict.reasons
     return verdict
+
+
+# Words that present a figure as the whole: 全院, 全公司, 整体, 所有, overall, the whole, entire.
+_WHOLE = re.compile(
+    r"全(?:院|部|体|公司|国|店|校|市|省|网|平台|集团|行|厂|球|量)|整体|总体|所有|\boverall\b|\bwhole\b|\bentire\b|"
+    r"\bacross all\b|\ball (?:of )?(?:the )?\w+s\b",
+    re.I,
+)
+
+_WHOLE_HINTS = ("全", "整体", "总体", "所有", "overall", "whole", "entire", "all ")
+
+
+def _whole_of_a_part(checker: _Checker, inp: VerifyInput, draft: str) -> list[str]:
+    """A number presented as the whole (全院费用, overall) must not come from a query narrowed to one group the
+    question does not name: a filter kept from an earlier turn, or a share computed within a subset."""
+    lowered = draft.lower()
+    if not checker.bound or not any(w in lowered for w in _WHOLE_HINTS) or not _WHOLE.search(draft):
+        return []
+    asked = norm(inp.question)
+    problems: list[str] = []
+    for mention, where in checker.bound:
+        clause = checker._clause(mention)
+        whole = _WHOLE.search(clause)
+        fact = checker.ev.by_step.get(where.step)
+        if whole is None or fact is None:
+            continue
+        narrowed = [v for v in fact.equality_labels() if norm(v) not in asked and norm(v) not in norm(clause)]
+        if narrowed:
+            problems.append(
+                f"{mention.text} is presented as {whole.group(0)!r}, but its query was narrowed to "
+                f"{', '.join(map(repr, narrowed))}, which the question does not ask for; query the whole, or say "
+                "which part the figure covers"
+            )
+    return problems
 
 
 def _states_data(checker: _Checker, inp: VerifyInput, draft: str) -> bool:

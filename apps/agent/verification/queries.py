@@ -21,6 +21,7 @@ QUERY_TOOLS = ("run_query", "execute_sql_safe", "sample_rows")
 _MAX_RANGE_MONTHS = 36
 _TIME_NAME = re.compile(r"(?i)(date|time|day|week|month|quarter|year|period|日期|时间|日|周|月|季|年)")
 # "avg(fee) as avg_fee", "count(distinct patient_id) as patients" in normalised SQL: one aggregate, nothing around it
+_SQL_EQUALS = re.compile(r"(?<![<>!])=\s*'([^']+)'")
 _SQL_AGG = re.compile(r"\b(sum|avg|count|median|min|max)\s*\(\s*(distinct\s+)?[\w.*\s]*\)\s+as\s+\"?(\w+)")
 
 
@@ -72,6 +73,21 @@ class QueryFacts:
         for _column, _op, value, _grain in self.filters():
             values += value if isinstance(value, list) else [value]
         return values + self.params
+
+    def equality_labels(self) -> list[str]:
+        """Text values the query's rows are narrowed to (`column = value`, `column in [...]`, SQL `= 'value'`),
+        periods left out: the part of the data a figure of this query covers."""
+        found: list[str] = []
+        spec = self.spec
+        if spec is not None:
+            for f in spec.filters:
+                if f.op not in ("=", "in") or f.grain or f.column in self.time_columns or _TIME_NAME.search(f.column):
+                    continue
+                found += [v for v in (f.value if isinstance(f.value, list) else [f.value]) if isinstance(v, str)]
+        elif self.sql:
+            found += _SQL_EQUALS.findall(self.sql.split(" group by ")[0])
+            found += [v for v in self.params if isinstance(v, str)]
+        return [v for v in found if v.strip() and not date_tokens_of_value(v)]
 
     def parameter_numbers(self) -> list[float]:
         """Numbers the query used as parameters: filter and having values, the limit, a quantile, SQL literals."""
