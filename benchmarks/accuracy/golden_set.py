@@ -15,7 +15,7 @@ from benchmarks.accuracy.outcome import Item, judged
 from benchmarks.accuracy.timing import PlanTimes, ask
 from tests.agent.golden.cases_base import Case
 from tests.agent.golden.datasets import frame
-from tests.agent.golden.scorer import CASES, check_answer, compare, ingest_all, label
+from tests.agent.golden.scorer import CASES, ingest_all, judge_tables, label
 
 
 def _expected_text(expected: pd.DataFrame) -> str:
@@ -29,12 +29,8 @@ def _judge(case: Case, expected: pd.DataFrame, specs: list[dict[str, Any]]) -> C
         tables = [t for t in response.tables if "run_query" in t.name]
         if not tables:
             return "no query result"
-        final = tables[-1]
         try:
-            matched = compare(case, expected, final.columns, final.rows)
-            check_answer(
-                case, expected, response.answer, final.columns, final.rows, matched, specs[-1] if specs else None
-            )
+            judge_tables(case, expected, response.answer, tables, specs)
         except AssertionError as exc:
             return str(exc)
         return ""

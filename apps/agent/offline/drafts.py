@@ -13,6 +13,7 @@ from django.utils.translation import pgettext
 
 from apps.agent.offline.plan import Plan, Shown
 from apps.agent.offline.schema_terms import Schema
+from apps.agent.offline.trend_summary import extremes
 from apps.agent.offline.wording import names, speaking
 
 MAX_LISTED = 12
@@ -140,6 +141,30 @@ class Writer:
             lines.append(_("... the rest is in the table."))
         return lines
 
+    def trend_summary(self, change: ResultView) -> list[str]:
+        """Start, end, peak and trough (cells of the trend), then the overall change (the change query)."""
+        primary, at = self.plan.shown[0].name, self.result.columns.index(self.plan.time_group or "")
+        found = extremes(self.result.rows, self.result.columns.index(primary))
+        if found is None:
+            return []
+        peak, trough = found
+        last = len(self.result.rows) - 1
+        points = {"measure": primary, "start": self.label(0, self.result.columns[at])}
+        points |= {"end": self.label(last, self.result.columns[at])}
+        points |= {"first": self.value(0, primary, None), "last": self.value(last, primary, None)}
+        points |= {"peak": self.label(peak, self.result.columns[at]), "high": self.value(peak, primary, None)}
+        points |= {"trough": self.label(trough, self.result.columns[at]), "low": self.value(trough, primary, None)}
+        _first, _last, change_name, rate_name = change_names(self.plan)
+        points |= {
+            "change": reference(change.ref, change_name, 0),
+            "rate": reference(change.ref, rate_name, 0, "pct"),
+        }
+        return [
+            _("%(measure)s went from %(first)s in %(start)s to %(last)s in %(end)s.") % points,
+            _("Highest: %(peak)s, %(high)s. Lowest: %(trough)s, %(low)s.") % points,
+            _("Overall change from %(start)s to %(end)s: %(change)s (%(rate)s).") % points,
+        ]
+
     def rows(self) -> list[str]:
         measure = self.plan.row_columns[-1]
         views = self.schema.by_name
@@ -182,10 +207,25 @@ def _strip_typed_numbers(lines: list[str]) -> list[str]:
     return kept
 
 
+def change_names(plan: Plan) -> tuple[str, str, str, str]:
+    """Result names of a trend's overall-change query: first period, last period, change, rate."""
+    with speaking(plan.lang):
+        return (_("first period"), _("last period"), _("overall change"), _("overall change rate"))
+
+
 def answer_draft(
-    plan: Plan, result: ResultView, schema: Schema, follow_ups: list[str], *, strict: bool, chart: str | None
+    plan: Plan,
+    result: ResultView,
+    schema: Schema,
+    follow_ups: list[str],
+    *,
+    strict: bool,
+    chart: str | None,
+    change: ResultView | None = None,
 ) -> str:
     with speaking(plan.lang):
         lines = Writer(plan, result, schema, strict=strict, chart=chart).body()
+        if change is not None:
+            lines[1:1] = Writer(plan, result, schema, strict=strict, chart=chart).trend_summary(change)
     lines += [f">> {q}" for q in follow_ups]
     return "\n".join(_strip_typed_numbers(lines) if strict else lines)

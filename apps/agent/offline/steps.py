@@ -14,13 +14,14 @@ from pydantic import ValidationError
 
 from apps.agent.clarification import write_clarification
 from apps.agent.offline.ambiguity import only_a_basis
-from apps.agent.offline.drafts import ResultView, answer_draft
+from apps.agent.offline.drafts import ResultView, answer_draft, change_names
 from apps.agent.offline.followups import fallback_draft, follow_ups
 from apps.agent.offline.intent import analyze, language_of
 from apps.agent.offline.plan import Lang, Metric, Plan
 from apps.agent.offline.refusals import refusal_draft
 from apps.agent.offline.schema_terms import Schema, find_terms, fold, schema_of, singular
 from apps.agent.offline.transcript import ToolResult, Transcript
+from apps.agent.offline.trend_summary import change_spec, summarised
 from apps.datasets.profile import TableProfile
 
 
@@ -90,6 +91,16 @@ def _synonyms(result: ToolResult) -> dict[str, list[str]]:
     }
 
 
+def _view(query: ToolResult) -> ResultView:
+    data = query.data if isinstance(query.data, dict) else {}
+    return ResultView(
+        ref=query.ref or "q1",
+        columns=[str(c) for c in data.get("columns", [])],
+        rows=[list(r) for r in data.get("rows", [])],
+        row_count=int(data.get("row_count") or 0),
+    )
+
+
 class Planner:
     def __init__(self, transcript: Transcript, tools: set[str]) -> None:
         self.t, self.tools = transcript, tools
@@ -150,26 +161,25 @@ class Planner:
         queries = self.t.of("run_query")
         if not queries:
             return Move(calls=[("run_query", {"spec": plan.spec(), **_table_args(table)})])
-        last = queries[-1]
-        if not last.ok:
+        main = queries[0]
+        if not main.ok:
+            last = queries[-1]
             if len(queries) == 1 and plan.kind != "fallback":
                 counting = Plan(lang=self.lang, kind="fallback", reason="query_failed")
                 counting.metrics = [Metric("行数" if self.lang == "zh" else "row_count", "count")]
                 return Move(calls=[("run_query", {"spec": counting.spec(), **_table_args(table)})])
-            return Move(draft=self.cannot_read())
-        if len(queries) > 1:  # the main query failed and a plain count stood in for it
+            if not last.ok:
+                return Move(draft=self.cannot_read())
+            # the main query failed and a plain count stood in for it
             plan = Plan(lang=self.lang, kind="fallback", reason="query_failed", metrics=plan.metrics[:0])
             plan.metrics = [Metric("行数" if self.lang == "zh" else "row_count", "count")]
-        return self.after_query(plan, schema, last)
+            return self.after_query(plan, schema, last, table)
+        return self.after_query(plan, schema, main, table, queries[1] if len(queries) > 1 else None)
 
-    def after_query(self, plan: Plan, schema: Schema, query: ToolResult) -> Move:
-        data = query.data if isinstance(query.data, dict) else {}
-        result = ResultView(
-            ref=query.ref or "q1",
-            columns=[str(c) for c in data.get("columns", [])],
-            rows=[list(r) for r in data.get("rows", [])],
-            row_count=int(data.get("row_count") or 0),
-        )
+    def after_query(
+        self, plan: Plan, schema: Schema, query: ToolResult, table: str | None, change: ToolResult | None = None
+    ) -> Move:
+        result = _view(query)
         if plan.kind == "fallback":
             metric = plan.metrics[0].name
             return Move(draft=fallback_draft(plan, schema, query.ref, metric, self.lang, self.t.question))
@@ -178,9 +188,15 @@ class Planner:
         if plot_args is not None and not plots:
             return Move(calls=[("plot", plot_args)])
         chart = plots[-1].args.get("plot", {}).get("chart_type") if plots and plots[-1].ok else None
+        summary = summarised(plan, result.columns, result.rows, result.row_count)
+        if summary and change is None:  # the overall change of a trend, computed by a query of its own
+            spec = change_spec(plan, result.columns, result.rows, change_names(plan))
+            return Move(calls=[("run_query", {"spec": spec, **_table_args(table)})])
         questions = follow_ups(schema, plan, self.lang, self.t.question)
         strict = self.t.verify_failed
-        return Move(draft=answer_draft(plan, result, schema, questions, strict=strict, chart=chart))
+        overall = _view(change) if summary and change is not None and change.ok else None
+        draft = answer_draft(plan, result, schema, questions, strict=strict, chart=chart, change=overall)
+        return Move(draft=draft)
 
     def cannot_read(self) -> str:
         if self.lang == "zh":

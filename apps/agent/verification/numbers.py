@@ -163,7 +163,7 @@ _NOT_AFTER_CURRENCY_WORD = "".join(
 _DATE_PATTERNS = [
     r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}",
     rf"\d{{4}}\s?年\s?{_MONTH_NUM}\s?月(?:\s?{_DAY_NUM}\s?[日号])?",
-    r"\d{4}[-/]\d{1,2}(?![\d.])",
+    r"\d{4}[-/]\d{1,2}(?!\d|\.\d)",  # "in 2025-06." ends a sentence; "2025-06.5" is not a month
     r"\d{4}\s?[-/]?\s?Q[1-4]",
     r"\d{4}\s?年(?:\s?第?[一二三四1-4]\s?季度|[上下]半年)?",
     r"\d{1,2}\s?[-~至到—–]\s?\d{1,2}\s?月",

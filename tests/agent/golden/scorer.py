@@ -156,6 +156,7 @@ def check_answer(
     rows: list[list[Any]],
     matched: set[int],
     spec: dict[str, Any] | None = None,
+    others: Sequence[tuple[list[str], list[list[Any]]]] = (),
 ) -> None:
     """Every number the filled answer shows must be one of the reference values (or of the extra
     result columns the reference does not cover), and at least one reference value must be shown."""
@@ -180,6 +181,11 @@ def check_answer(
                 3, "run_query", "ok", columns=[columns[i] for i in extra], rows=extra_rows, row_count=len(rows)
             )
         )
+    for step, (other_columns, other_rows) in enumerate(others, start=4):  # the run's further queries (a trend's
+        # overall change): their numbers were grounded by the run's own verify
+        records.append(
+            ToolCallRecord(step, "run_query", "ok", columns=other_columns, rows=other_rows, row_count=len(other_rows))
+        )
     verdict = verify(VerifyInput(question=case.question, draft=answer, tool_calls=records))
     # Coverage was judged by the run itself (over the queries it executed); here only the numbers are compared.
     wrong = [r for r in verdict.reasons if r.code != "question_not_covered"]
@@ -188,6 +194,18 @@ def check_answer(
     values = [c for c in expected.columns if c not in case.keys]
     if values and not any(g.step == 2 and g.column in values for g in verdict.grounding):
         raise AssertionError("the answer shows none of the reference values")
+
+
+def judge_tables(
+    case: Case, expected: pd.DataFrame, answer: str, tables: Sequence[Any], specs: Sequence[dict[str, Any]]
+) -> None:
+    """The run's main result (its first successful query) against the reference, and the answer's numbers
+    against it and the run's further results. `specs`: every run_query spec of the run, in order."""
+    main = tables[0]
+    spec = specs[-len(tables)] if len(specs) >= len(tables) else None  # the successful queries are the last ones
+    matched = compare(case, expected, main.columns, main.rows)
+    others = [(list(t.columns), [list(r) for r in t.rows]) for t in tables[1:]]
+    check_answer(case, expected, answer, main.columns, main.rows, matched, spec, others)
 
 
 # --- running ----------------------------------------------------------------------------------------
@@ -205,11 +223,9 @@ def run_case(case: Case, binding: DataBinding) -> Result:
     if not tables:
         result.reason = "no query result"
         return result
-    final = tables[-1]
     expected = case.expected(frame(case.dataset))
     try:
-        matched = compare(case, expected, final.columns, final.rows)
-        check_answer(case, expected, response.answer, final.columns, final.rows, matched, specs[-1] if specs else None)
+        judge_tables(case, expected, response.answer, tables, specs)
     except AssertionError as exc:
         result.reason = str(exc)
         return result
