@@ -98,3 +98,18 @@ def test_a_sqlite_source_is_listed_read_and_queried(tenant_a, settings, tmp_path
     median = answer_question(binding=binding, question="Median amount in orders", model=OfflinePlanner())
     assert median.status == "answered" and median.verification.passed  # SQLite has no median: a plain answer
     assert [s.status for s in median.audit.steps if s.tool == "run_query"] == ["validation_error", "ok"]
+
+
+def test_a_trend_answer_names_its_start_end_peak_trough_and_overall_change(dataset):
+    response = answer_question(binding=dataset, question="每个月的销售额趋势", model=OfflinePlanner())
+    assert response.status == "answered" and response.verification.passed
+    assert [s.tool for s in response.audit.steps] == ["get_schema", "run_query", "plot", "run_query"]
+    trend, change = response.tables[0], response.tables[1]
+    months = [row[0] for row in trend.rows]
+    values = [row[trend.columns.index("金额合计")] for row in trend.rows]
+    first, last = values[0], values[-1]
+    assert change.rows[0][change.columns.index("整体变化")] == pytest.approx(last - first)
+    lines = response.answer.splitlines()
+    assert months[0] in lines[1] and months[-1] in lines[1]
+    assert months[values.index(max(values))] in lines[2] and months[values.index(min(values))] in lines[2]
+    assert "整体变化" in lines[3] and "%" in lines[3]
