@@ -148,3 +148,54 @@ def test_a_share_within_a_subset_is_not_a_share_of_the_whole():
     question = "2024年套房房费占整体的比例？"
     assert "mislabeled_value" in codes(check(question, "2024年套房房费占整体的 60.0%。", within))
     assert check("2024年山顶店套房房费占比？", "2024年山顶店套房房费占该店整体的 60.0%。", within).passed
+
+
+# --- yes to a leading superlative, "more than half", the order of a numbered list ------------------------
+
+BY_HOTEL = query(
+    {
+        "filters": [Y2024],
+        "group_by": ["门店"],
+        "aggregations": [{"name": "入住次数", "func": "count"}],
+        "sort": [{"by": "入住次数", "desc": True}],
+    },
+    ["门店", "入住次数"],
+    [["山顶店", 420], ["码头店", 388], ["湖景店", 301]],
+)
+
+
+def test_yes_to_a_leading_superlative_must_agree_with_the_ranking():
+    question = "码头店是不是2024年入住次数最多的门店？"
+    wrong = check(question, "是的，码头店2024年入住 388 次。", BY_HOTEL)
+    assert "mislabeled_value" in codes(wrong)
+    right = check("山顶店是不是2024年入住次数最多的门店？", "是的，山顶店2024年入住 420 次，排名第一。", BY_HOTEL)
+    assert right.passed
+    honest = check(question, "不是。2024年入住次数最多的是山顶店（420 次），码头店 388 次。", BY_HOTEL)
+    assert honest.passed
+
+
+def test_more_than_half_must_agree_with_the_share():
+    rate = query(
+        {
+            "filters": [Y2024],
+            "aggregations": [
+                {"name": "续住人次", "func": "count", "where": [{"column": "房型", "op": "=", "value": "套房"}]},
+                {"name": "人次", "func": "count"},
+            ],
+            "derived": [{"name": "续住率", "expr": "续住人次 / 人次"}],
+        },
+        ["续住人次", "人次", "续住率"],
+        [[203, 410, 0.4951]],
+    )
+    question = "2024年续住率过半了吗？"
+    assert "mislabeled_value" in codes(check(question, "过半了，续住率约 50%。", rate))
+    assert "mislabeled_value" in codes(check(question, "Yes, the majority: 50% of stays.", rate))
+    assert check(question, "没有过半，续住率为 49.5%，略低于一半。", rate).passed
+
+
+def test_a_numbered_list_follows_the_order_of_its_sorted_result():
+    question = "2024年各门店入住次数排名"
+    swapped = "2024年各门店入住次数：\n1. 山顶店：420 次\n2. 湖景店：301 次\n3. 码头店：388 次"
+    assert "mislabeled_value" in codes(check(question, swapped, BY_HOTEL))
+    ordered = "2024年各门店入住次数：\n1. 山顶店：420 次\n2. 码头店：388 次\n3. 湖景店：301 次"
+    assert check(question, ordered, BY_HOTEL).passed

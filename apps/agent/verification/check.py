@@ -28,7 +28,12 @@ from apps.agent.verification.inputs import (
 from apps.agent.verification.numbers import Mention, canonical_date, find_mentions, mentions_of
 from apps.agent.verification.patterns import find_fake_data
 from apps.agent.verification.queries import QueryFacts
-from apps.agent.verification.superlatives import comparison_problems, superlative_problems
+from apps.agent.verification.superlatives import (
+    comparison_problems,
+    confirmed_superlative_problems,
+    half_problems,
+    superlative_problems,
+)
 from apps.agent.verification.verdict import Exempt, Grounded, MatchedPattern, Reason, Ungrounded, Verdict
 from apps.agent.verification.vocabulary import LabelFinder, norm
 
@@ -346,6 +351,12 @@ def verify(inp: VerifyInput) -> Verdict:
         verdict.fail("mislabeled_value", problem + "; state the comparison the result shows")
     for problem in _whole_of_a_part(checker, inp, draft):
         verdict.fail("mislabeled_value", problem)
+    for problem in confirmed_superlative_problems(inp.question, draft, results, checker.binder):
+        verdict.fail("mislabeled_value", problem + "; answer the question with the row the result ranks first")
+    for problem in half_problems(draft, _shares(checker)):
+        verdict.fail("mislabeled_value", problem + "; say whether it is more or less than half as the value shows")
+    for problem in _list_order_problems(checker):
+        verdict.fail("mislabeled_value", problem)
     _check_coverage(checker, inp, draft)
     verdict.checks = ["no_fake_data", "numbers_grounded", "labels_bound", "links_from_tools"]
     if verdict.coverage:
@@ -384,6 +395,54 @@ def _whole_of_a_part(checker: _Checker, inp: VerifyInput, draft: str) -> list[st
                 f"{mention.text} is presented as {whole.group(0)!r}, but its query was narrowed to "
                 f"{', '.join(map(repr, narrowed))}, which the question does not ask for; query the whole, or say "
                 "which part the figure covers"
+            )
+    return problems
+
+
+def _cell(checker: _Checker, where: Provenance) -> object:
+    fact = checker.ev.by_step.get(where.step)
+    if fact is None or where.row is None or where.row >= len(fact.rows) or where.column not in fact.columns:
+        return None
+    row = fact.rows[where.row]
+    c = list(fact.columns).index(where.column)
+    return row[c] if c < len(row) else None
+
+
+def _shares(checker: _Checker) -> list[tuple[int, float]]:
+    """(position, fraction) of the numbers written as percentages, from the cells they are bound to."""
+    found = []
+    for mention, where in checker.bound:
+        if not mention.text.rstrip().endswith(("%", "％")):
+            continue
+        value = _cell(checker, where)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            found.append((mention.start, float(value) if abs(value) <= 1 else float(value) / 100))
+    return found
+
+
+def _list_order_problems(checker: _Checker) -> list[str]:
+    """A numbered list over a sorted result follows its order: item 2 may not quote a row ranked below item 3's."""
+    markers = [m for m in checker.mentions if m.kind == "list_marker"]
+    if len(markers) < 2 or not checker.bound:
+        return []
+    bounds = [m.start for m in markers[1:]] + [len(checker.draft)]
+    items: list[tuple[str, int, int, str]] = []  # (marker, step, row, column) of each item's first bound number
+    numbers = iter(sorted(checker.bound, key=lambda b: b[0].start))
+    pending = next(numbers, None)
+    for marker, end in zip(markers, bounds, strict=True):
+        while pending is not None and pending[0].start < marker.end:
+            pending = next(numbers, None)
+        if pending is not None and pending[0].start < end and pending[1].row is not None:
+            items.append((marker.text, pending[1].step, pending[1].row, pending[1].column))
+    problems = []
+    for (mark_a, step_a, row_a, col_a), (mark_b, step_b, row_b, col_b) in itertools.pairwise(items):
+        fact = checker.ev.by_step.get(step_a)
+        if (step_a, col_a) != (step_b, col_b) or fact is None or row_a < row_b:
+            continue
+        if {"sorted_desc", "sorted_asc"} & fact.funcs():
+            problems.append(
+                f"list item {mark_b.strip()} quotes row {row_b} of step {step_b}, ranked above item {mark_a.strip()}'s "
+                f"row {row_a}: number the list in the order the query sorted it"
             )
     return problems
 

@@ -149,3 +149,68 @@ def _compare(fact: QueryFacts, sentence: str, pair: tuple[str, str], binder: Bin
         return None
     word = "above" if above else "below"
     return f"{subject} is said to be {word} {other} by {fact.columns[column]}, but {subject} has {a} and {other} {b}"
+
+
+# --- yes to a leading superlative question ----------------------------------------------------------------
+
+_ASKS_YES_NO = re.compile(
+    r"是不是|是否|吗|\bright\b|\bisn'?t\b|\bis it\b|\bwas it\b|^\s*(?:is|was|are|were|did|does)\b", re.I
+)
+_AFFIRMS = re.compile(r"\s*(?:是的|对的|对|没错|确实|是，|yes\b|right\b|correct\b|indeed\b|that'?s right)", re.I)
+
+
+def confirmed_superlative_problems(question: str, draft: str, facts: Sequence[QueryFacts], binder: Binder) -> list[str]:
+    """ "X是不是最多的？" answered "是的": the answer asserts the question's superlative, so X must be the row the
+    result ranks first (or last), whatever the answer goes on to say."""
+    if not _AFFIRMS.match(draft) or not _ASKS_YES_NO.search(question):
+        return []
+    high, low = _HIGH.search(question), _LOW.search(question)
+    if bool(high) == bool(low) or _NOT_FIRST.search(_ASKS_YES_NO.sub(" ", question)):  # 是不是 is not 不是
+        return []
+    labels = binder.values.find(question)
+    problems = []
+    for fact in facts:
+        problem = _check(fact, question, (labels, set()), binder, high=bool(high))
+        if problem:
+            problems.append("the answer confirms the question's premise, but " + problem)
+    return problems
+
+
+# --- "more than half" ---------------------------------------------------------------------------------------
+
+_MORE_THAN_HALF = re.compile(
+    r"过半|超过一半|一半以上|半数以上|超过半数|大多数|多数|more than half|over half|majority", re.I
+)
+_LESS_THAN_HALF = re.compile(
+    r"不到一半|不足一半|未过半|没过半|没有过半|未超过一半|less than half|under half|minority", re.I
+)
+_NEGATED = re.compile(r"(?:没有|没|未|不|not|n't)\s*$", re.I)
+_HALF_START = re.compile(
+    first_letters(
+        "过半|超过|一半|半数|大多数|多数|不到|不足|未过|没过|没有|未超|more|over|majority|less|under|minority"
+    ),
+    re.I,
+)
+
+
+def half_problems(draft: str, shares: Sequence[tuple[int, float]]) -> list[str]:
+    """ "过半" / "more than half" beside a share must agree with it: 49.5% is not more than half, even when it
+    is written rounded to 50%. `shares` are (position in the draft, the share as a fraction) of the numbers the
+    answer writes as percentages."""
+    if not shares or not _HALF_START.search(draft):
+        return []
+    problems = []
+    for match in _SENTENCE.finditer(draft):
+        sentence = match.group(0)
+        less = _LESS_THAN_HALF.search(sentence)
+        more = None if less else _MORE_THAN_HALF.search(sentence)
+        if more and _NEGATED.search(sentence[: more.start()]):
+            less, more = more, None
+        if not (less or more):
+            continue
+        inside = [share for at, share in shares if match.start() <= at < match.end()]
+        for share in inside:
+            if (more and share <= 0.5) or (less and share >= 0.5):
+                claim = (more or less).group(0)  # type: ignore[union-attr]
+                problems.append(f"{claim!r} is said of a share of {share:.2%}")
+    return problems
