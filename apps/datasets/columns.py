@@ -136,6 +136,18 @@ NARROWER: dict[str, list[tuple[str, str, str]]] = {
             r"'[+-]?((0|[1-9][0-9]*)([.][0-9]+)?|[.][0-9]+)([eE][+-]?[0-9]+)?'))",
             "CAST(TRIM(__c__) AS DOUBLE)",
         ),
+        # Numbers written with thousands separators ("1,204", "-12,345.5"), as people type them in spreadsheets.
+        (
+            "BIGINT",
+            r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[+-]?([1-9][0-9]{0,2}(,[0-9]{3}){1,5}|0|[1-9][0-9]{0,17})'))",
+            "CAST(REPLACE(TRIM(__c__), ',', '') AS BIGINT)",
+        ),
+        (
+            "DOUBLE",
+            r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), "
+            r"'[+-]?([1-9][0-9]{0,2}(,[0-9]{3})+|0|[1-9][0-9]*)([.][0-9]+)?'))",
+            "CAST(REPLACE(TRIM(__c__), ',', '') AS DOUBLE)",
+        ),
         ("BOOLEAN", "BOOL_AND(LOWER(TRIM(__c__)) IN ('true', 'false'))", "CAST(TRIM(__c__) AS BOOLEAN)"),
         (
             "DATE",

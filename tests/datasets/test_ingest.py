@@ -103,6 +103,14 @@ def test_types_are_inferred_without_losing_values(tmp_path):
     assert rows[-1][:2] == ("00099", "N/A")
 
 
+def test_numbers_with_thousands_separators_are_numbers(tmp_path):
+    text = '城市,人口,密度,编号\n甲,"1,204,331","1,204.5","1,2"\n乙,987,35,"3,4"\n丙,"-12,000",0.5,"5,6"\n'
+    _report, types, rows = ingest(write(tmp_path, "n.csv", text))
+    assert types["人口"] == "BIGINT" and types["密度"] == "DOUBLE"
+    assert [r[1:3] for r in rows] == [(1204331, 1204.5), (987, 35.0), (-12000, 0.5)]
+    assert types["编号"] == "VARCHAR", "a comma that does not group thousands keeps the text"
+
+
 def test_codes_that_look_like_exponents_stay_text(tmp_path):
     _report, types, rows = ingest(write(tmp_path, "ids.csv", "员工,部门\nE1001,销售\nE1002,财务\n"))
     assert types["员工"] == "VARCHAR" and rows[0] == ("E1001", "销售")
