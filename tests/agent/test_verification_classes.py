@@ -199,3 +199,11 @@ def test_a_numbered_list_follows_the_order_of_its_sorted_result():
     assert "mislabeled_value" in codes(check(question, swapped, BY_HOTEL))
     ordered = "2024年各门店入住次数：\n1. 山顶店：420 次\n2. 码头店：388 次\n3. 湖景店：301 次"
     assert check(question, ordered, BY_HOTEL).passed
+
+
+def test_a_list_is_not_held_to_rows_that_are_not_in_sorted_order():
+    unordered = query(
+        BY_HOTEL.arguments["spec"], ["门店", "入住次数"], [["湖景店", 301], ["山顶店", 420], ["码头店", 388]]
+    )
+    draft = "2024年各门店入住次数：\n1. 山顶店：420 次\n2. 码头店：388 次\n3. 湖景店：301 次"
+    assert check("2024年各门店入住次数排名", draft, unordered).passed

@@ -439,12 +439,22 @@ def _list_order_problems(checker: _Checker) -> list[str]:
         fact = checker.ev.by_step.get(step_a)
         if (step_a, col_a) != (step_b, col_b) or fact is None or row_a < row_b:
             continue
-        if {"sorted_desc", "sorted_asc"} & fact.funcs():
+        if {"sorted_desc", "sorted_asc"} & fact.funcs() and _monotone(fact, col_a):
             problems.append(
                 f"list item {mark_b.strip()} quotes row {row_b} of step {step_b}, ranked above item {mark_a.strip()}'s "
                 f"row {row_a}: number the list in the order the query sorted it"
             )
     return problems
+
+
+def _monotone(fact: QueryFacts, column: str) -> bool:
+    """The result's rows stand in the order of this column (the query sorted by it, and the rows are as sorted)."""
+    c = list(fact.columns).index(column)
+    values = [r[c] for r in fact.rows if c < len(r)]
+    if len(values) < 2 or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return False
+    pairs = list(itertools.pairwise(values))
+    return all(a >= b for a, b in pairs) or all(a <= b for a, b in pairs)
 
 
 def _states_data(checker: _Checker, inp: VerifyInput, draft: str) -> bool:
