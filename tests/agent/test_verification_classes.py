@@ -207,3 +207,35 @@ def test_a_list_is_not_held_to_rows_that_are_not_in_sorted_order():
     )
     draft = "2024年各门店入住次数：\n1. 山顶店：420 次\n2. 码头店：388 次\n3. 湖景店：301 次"
     assert check("2024年各门店入住次数排名", draft, unordered).passed
+
+
+# --- a numeric grouping key is a label ---------------------------------------------------------------------
+
+
+def test_a_numeric_group_key_written_beside_its_value_is_a_label():
+    rooms = query(
+        {
+            "filters": [Y2024],
+            "group_by": ["房号"],
+            "aggregations": [{"name": "房费", "func": "sum", "column": "房费"}],
+            "sort": [{"by": "房费", "desc": True}],
+            "limit": 2,
+        },
+        ["房号", "房费"],
+        [[808, 12034.5], [615, 9988.25]],
+    )
+    vocab = Vocabulary.from_profiles(
+        [
+            {
+                "columns": [
+                    {"name": "房号", "kind": "integer", "role": "measure"},
+                    {"name": "房费", "kind": "number", "role": "measure"},
+                ]
+            }
+        ]
+    )
+    draft = "房费最高的两间房：\n1. 808 房号：12,034.50 元\n2. 615 房号：9,988.25 元"
+    verdict = verify(
+        VerifyInput(question="2024年房费最高的两间房", draft=draft, tool_calls=[SCHEMA, rooms], vocabulary=vocab)
+    )
+    assert verdict.passed, verdict.reasons

@@ -496,7 +496,20 @@ def _numeric_columns(f: QueryFacts) -> set[str]:
         for c in range(len(f.columns))
         if any(isinstance(row[c], int | float) and not isinstance(row[c], bool) for row in f.rows[:5] if c < len(row))
     }
-    return numeric - {f.columns[c] for c in f.period_columns}  # a year column names periods, not a measure
+    # a year column names periods, not a measure; a grouping key (a room number, a code) is a label
+    return numeric - {f.columns[c] for c in f.period_columns} - group_keys(f)
+
+
+def group_keys(f: QueryFacts) -> set[str]:
+    """The result columns the query grouped by: labels of its rows, even when they hold numbers (room 222)."""
+    spec = f.spec
+    if spec is not None:
+        return {g.name for g in spec.group_by}
+    grouped = f.sql.partition(" group by ")[2]
+    if not grouped:
+        return set()
+    keys = re.split(r"\b(?:having|order by|limit)\b", grouped)[0]
+    return {c for c in f.columns if norm(c) in {k.strip() for k in keys.split(",")}}
 
 
 def measure_words(facts: Sequence[QueryFacts], synonyms: dict[str, str]) -> dict[str, set[str]]:

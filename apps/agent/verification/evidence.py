@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from apps.agent.verification.binding import Binder, measure_words
+from apps.agent.verification.binding import Binder, group_keys, measure_words
 from apps.agent.verification.grounding import GroundingIndex, ToolTable, date_tokens_of_text
 from apps.agent.verification.inputs import GROUNDING_TOOLS, SEARCH_TOOLS, VerifyInput
 from apps.agent.verification.numbers import Mention, canonical_date, find_mentions
@@ -68,7 +68,8 @@ class Evidence:
         inside = [(m.start(), m.end()) for name in named for m in re.finditer(re.escape(name), draft)]
         if inside:
             dates = [(at, t) for at, t in dates if not any(s <= at < e for s, e in inside)]
-        return Binder(draft, self.by_step, finder, words, dates, numbers, _data_measures(vocab))
+        grouped = {key for f in self.facts for key in group_keys(f)}
+        return Binder(draft, self.by_step, finder, words, dates, numbers, _data_measures(vocab, grouped))
 
 
 _MONTHS = {name: i for i, name in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), start=1)}
@@ -80,11 +81,12 @@ _MONTH_NAME = re.compile(
 _MONTH_INITIAL = re.compile("[JFMASOND]")
 
 
-def _data_measures(vocab: Vocabulary | None) -> dict[str, str]:
-    """The words of the data's measure columns (their names and the tenant's synonyms)."""
+def _data_measures(vocab: Vocabulary | None, grouped: set[str]) -> dict[str, str]:
+    """The words of the data's measure columns (their names and the tenant's synonyms); a numeric column a query
+    grouped by (诊室 222) is a label there, not a measure."""
     if vocab is None:
         return {}
-    measures = {name for name, role in vocab.columns.items() if role == "measure"}
+    measures = {name for name, role in vocab.columns.items() if role == "measure" and name not in grouped}
     return {word: column for word, column in vocab.column_words().items() if column in measures and len(word) >= 2}
 
 
