@@ -252,3 +252,20 @@ def test_a_zero_one_column_is_a_condition_named_by_its_verb():
 def test_sales_volume_is_the_quantity_column():
     spec = analyze("各地区的销量", ORDERS).spec()
     assert [(a["func"], a["column"]) for a in spec["aggregations"]] == [("sum", "数量")]
+
+
+CITIES = TableProfile(
+    row_count=40,
+    columns=[
+        col("City", "text", "dimension", 40, values=[f"City {i}" for i in range(40)]),
+        col("Population", "integer", "measure", 40, lo=1000, hi=900000),
+        col("Density", "number", "measure", 40, lo=10.0, hi=9000.0),
+    ],
+)
+
+
+def test_a_ranking_that_counting_rows_cannot_decide_is_asked_about():
+    plan = analyze("which city appears the most?", CITIES)
+    assert plan.clarification is not None and plan.kind == "fallback"
+    assert plan.clarification.choices[0] == "Which City has the highest total Population?"
+    assert analyze("which city has the highest density?", CITIES).spec()["sort"][0]["by"] == "total_Density"

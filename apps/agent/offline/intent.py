@@ -19,6 +19,7 @@ from apps.agent.offline.kinds import period_change, to_date
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.metrics import MetricBuilder
 from apps.agent.offline.plan import Group, Lang, Metric, Plan
+from apps.agent.offline.rankings import ask_about_ranking
 from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms, fold, schema_of
 from apps.agent.offline.timewords import default_grain, find_grain, find_time_filters, merge_years
 from apps.datasets.profile import TableProfile
@@ -258,7 +259,7 @@ class Analyzer:
             if _business_word(self.question[s:e]) and e not in starts
         ]
         plan.unmapped = list(dict.fromkeys([*plan.unmapped, *missing]))
-        asked = ask_about_conditions(self, plan)
+        asked = ask_about_conditions(self, plan) or ask_about_ranking(self, plan)
         if asked is not None:
             return self.clarify(asked)
         return plan
