@@ -116,8 +116,6 @@ def spreadsheet(f: Facts4) -> list[Scenario]:
 def database(f: Facts4) -> list[Scenario]:
     (c1, v1), (c2, v2), (c3, v3) = f.db_campus_fee
     (m1, f1), (m2, f2) = f.db_month_fee[:2]
-    west24, west25 = f.db_campus_h2[("West", 2024)], f.db_campus_h2[("West", 2025)]
-    west = _change(west25, west24)
     return [
         _c(
             "h4c14",
@@ -141,16 +139,6 @@ def database(f: Facts4) -> list[Scenario]:
             s.db_run(
                 s.DB_PED,
                 f"Pediatrics saw {f.db_ped_patients} distinct patients in 2025, across {f.db_ped_visits} visits.",
-            ),
-        ),
-        _c(
-            "h4c18",
-            "clinicdb",
-            "How did West campus fees in the second half of 2025 compare with the same months of 2024?",
-            s.db_run(
-                s.DB_WEST_H2,
-                f"West campus took in {num(west25)} yuan in Jul–Dec 2025 against {num(west24)} yuan in Jul–Dec 2024, "
-                f"{'down' if west < 0 else 'up'} {pct(abs(west))} year on year.",
             ),
         ),
     ]

@@ -250,6 +250,8 @@ def derived(f: Facts4) -> list[Scenario]:
     yes, no = f.wait_by_booked["是"], f.wait_by_booked["否"]
     booked, walk_in = f.db_wait_all["Y"], f.db_wait_all["N"]
     head = "derived in the head: "
+    west24, west25 = f.db_campus_h2[("West", 2024)], f.db_campus_h2[("West", 2025)]
+    west = (west25 - west24) / west24
     return [
         _w(
             "h4c01",
@@ -327,6 +329,17 @@ def derived(f: Facts4) -> list[Scenario]:
                 f"about {num(walk_in / booked, 1)} times as long.",
             ),
             head + "the ratio of the two waits; no query returned it",
+        ),
+        _w(
+            "h4c18",
+            "clinicdb",
+            "How did West campus fees in the second half of 2025 compare with the same months of 2024?",
+            s.db_run(
+                s.DB_WEST_H2,
+                f"West campus took in {num(west25)} yuan in Jul–Dec 2025 against {num(west24)} yuan in Jul–Dec 2024, "
+                f"{'down' if west < 0 else 'up'} {pct(abs(west))} year on year.",
+            ),
+            head + "the year-on-year change is worked out from the two rows; no query returned it",
         ),
     ]
 

@@ -260,3 +260,18 @@ def test_digits_inside_a_result_columns_name_are_part_of_the_name():
     draft = "2025-12退货金额合计 97,161.79，2025-11退货金额合计 104,849.01。"
     verdict = check(draft, question="退货金额对比", calls=calls)
     assert verdict.passed, verdict.feedback()
+
+
+def _fees(filters):
+    spec = {"filters": filters, "aggregations": [{"name": "费用", "func": "sum", "column": "费用"}]}
+    query_call = ToolCallRecord(2, "run_query", "ok", arguments={"spec": spec}, columns=["费用"], rows=[[45678.5]])
+    return [SCHEMA, query_call]
+
+
+def test_one_month_named_beside_a_figure_filtered_to_a_whole_year_fails():
+    year = [{"column": "月份", "op": "between", "value": ["2025-01", "2025-12"]}]
+    assert not check("东院2025年12月的费用为 45,678.5 元。", question="东院12月的费用", calls=_fees(year)).passed
+    assert check("东院2025年的费用为 45,678.5 元。", question="东院2025年的费用", calls=_fees(year)).passed
+    assert check("截至2025年12月，东院累计费用 45,678.5 元。", question="东院累计费用", calls=_fees(year)).passed
+    december = [{"column": "月份", "op": "=", "value": "2025-12"}]
+    assert check("东院2025年12月的费用为 45,678.5 元。", question="东院12月的费用", calls=_fees(december)).passed

@@ -77,6 +77,10 @@ def _missing_tools(inp: VerifyInput) -> list[str]:
 
 
 # "(本期 - 上期) / 上期 × 100%": the constants of a formula are not data.
+# What follows a count of columns: "两个金额字段" (a column kind may stand between), "3 columns", "两列".
+_COLUMN_COUNT = re.compile(
+    r"\s?(?:个|项)?\s?[^\s系，。,；;]{0,4}?(?:字段|列(?![出表举])|栏)|\s?(?:[A-Za-z_]+\s)?(?:columns?|fields?)\b"
+)
 _FORMULA_CONSTANT = re.compile(r"[×x*/÷]\s*\d+%?|\d+%?\s*[×*/÷]")
 _NUMERIC_TEXT = re.compile(r"^[\d\s.,%:/\-年月日Q]+$")
 _CN_NUMERALS = frozenset("零一二两三四五六七八九十百千万亿")
@@ -144,6 +148,8 @@ class _Checker:
             return "an example date; no data was read" if self._example(mention) else None
         if mention.kind == "rank":
             return "rank within the rows returned" if mention.scaled <= max(self.ev.max_rows, 1) else None
+        if self._counts_columns(mention):
+            return "a count of the data's columns (its structure), not of its rows"
         near = self.draft[max(0, mention.start - 3) : mention.end + 3]
         if mention.value in (1.0, 100.0, 1000.0) and _FORMULA_CONSTANT.search(near):
             return "a constant of a formula"
@@ -154,6 +160,15 @@ class _Checker:
         if any(_same(mention.value, p) or _same(mention.value, p * 100) for p in self.ev.parameters):
             return "a parameter of the query, from the question"
         return None
+
+    def _counts_columns(self, mention: Mention) -> bool:
+        """ "两个金额字段", "3 columns": a small whole number of the schema's columns, not a figure of the data."""
+        if mention.kind != "number" or not float(mention.value).is_integer() or not 1 <= mention.value <= 50:
+            return False
+        if not _COLUMN_COUNT.match(self.draft, mention.end):
+            return False
+        vocab = self.inp.vocabulary
+        return vocab is None or not vocab.columns or mention.value <= len(vocab.columns)
 
     def _example(self, mention: Mention) -> bool:
         """Without any data read, a date in a clause that names nothing of the data is an example (a definition

@@ -133,7 +133,7 @@ class QueryFacts:
             for v in values:
                 tokens |= date_tokens_of_value(v)
             if op in ("between", ">=", ">", "<", "<=") or (op == "in" and len(values) > 1):
-                tokens |= _months_between(values)
+                tokens |= months_between(values)
             if op in (">=", ">"):
                 lows.setdefault(column, []).append(value)
             elif op in ("<", "<="):
@@ -141,7 +141,7 @@ class QueryFacts:
                 highs.setdefault(column, []).append(day - dt.timedelta(days=1) if op == "<" and day else value)
         for column, low in lows.items():  # ">= 2025-01-01" and "< 2025-07-01": every month between
             if len(low) == 1 and len(highs.get(column, [])) == 1:
-                tokens |= _months_between([low[0], highs[column][0]])
+                tokens |= months_between([low[0], highs[column][0]])
         for v in self.params:
             tokens |= date_tokens_of_value(v)
         if self.sql:
@@ -161,7 +161,7 @@ class QueryFacts:
             tokens: set[str] = set()
             for f in agg.where:
                 if f.grain or f.column in self.time_columns or _TIME_NAME.search(f.column):
-                    tokens |= date_tokens_of_value(f.value) | _months_between(
+                    tokens |= date_tokens_of_value(f.value) | months_between(
                         f.value if isinstance(f.value, list) else [f.value]
                     )
             if tokens and tokens not in found:
@@ -354,7 +354,7 @@ def _grain_of_name(name: str) -> str | None:
     return None
 
 
-def _months_between(values: list[Any]) -> set[str]:
+def months_between(values: list[Any]) -> set[str]:
     """Period tokens of every month in a [low, high] date range (bounded), so a range covers its quarters."""
     dates = [_as_date(v) for v in values]
     known = [d for d in dates if d is not None]
