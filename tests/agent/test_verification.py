@@ -275,3 +275,9 @@ def test_one_month_named_beside_a_figure_filtered_to_a_whole_year_fails():
     assert check("截至2025年12月，东院累计费用 45,678.5 元。", question="东院累计费用", calls=_fees(year)).passed
     december = [{"column": "月份", "op": "=", "value": "2025-12"}]
     assert check("东院2025年12月的费用为 45,678.5 元。", question="东院12月的费用", calls=_fees(december)).passed
+
+
+def test_a_count_of_the_datas_columns_is_not_a_data_claim():
+    assert check("这份数据有两个金额字段：金额和运费。", question="有哪些金额字段？", calls=[]).passed
+    assert check("The table has 3 columns you can group by.", question="what can I group by?", calls=[]).passed
+    assert not check("这份数据共有 3 个订单。", question="有几个订单？", calls=[]).passed
