@@ -34,6 +34,9 @@ class ColumnProfile(BaseModel):
     min: Any = None
     max: Any = None
     values: list[Any] | None = Field(default=None, description="every value, for small dimension columns")
+    total_label: str | None = Field(
+        default=None, description="the value naming a summary row (Total, 合计), which aggregations must leave out"
+    )
 
 
 class TableProfile(BaseModel):
@@ -90,7 +93,19 @@ def column_profile(
         min=lo if ordered else None,
         max=hi if ordered else None,
         values=sorted(top, key=str) if small else None,
+        total_label=total_label(top) if kind == "text" else None,
     )
+
+
+# How spreadsheets label a row that adds up the others.
+TOTAL_LABELS = frozenset(
+    {"total", "totals", "grand total", "sum", "overall", "all", "合计", "总计", "总和", "小计", "全部"}
+)
+
+
+def total_label(values: list[Any]) -> str | None:
+    """The value among a text column's values that names a summary row ("Total", "合计"), if any."""
+    return next((v for v in values if isinstance(v, str) and v.strip().lower() in TOTAL_LABELS), None)
 
 
 def profile_table(path: Path, table: str = "data") -> TableProfile:

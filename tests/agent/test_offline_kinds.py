@@ -269,3 +269,20 @@ def test_a_ranking_that_counting_rows_cannot_decide_is_asked_about():
     assert plan.clarification is not None and plan.kind == "fallback"
     assert plan.clarification.choices[0] == "Which City has the highest total Population?"
     assert analyze("which city has the highest density?", CITIES).spec()["sort"][0]["by"] == "total_Density"
+
+
+MEDALS = TableProfile(
+    row_count=11,
+    columns=[
+        col("Nation", "text", "dimension", 11, values=[f"N{i}" for i in range(10)] + ["Total"]).model_copy(
+            update={"total_label": "Total"}
+        ),
+        col("Gold", "integer", "measure", 11, lo=0, hi=40),
+    ],
+)
+
+
+def test_a_summary_row_is_left_out_of_totals_and_rankings():
+    for question in ("how many gold medals in total?", "which nation won the most gold?"):
+        spec = analyze(question, MEDALS).spec()
+        assert {"column": "Nation", "op": "!=", "value": "Total"} in spec["filters"], question

@@ -381,12 +381,12 @@ def test_a_clarification_offers_choices_and_a_chosen_one_is_answered(browser, se
     conversation = conversation_for(tenant_a, dataset)
     page = open_page(browser, server, make_user(tenant=tenant_a, role=Role.ANALYST))
     page.goto(f"{server}/conversations/{conversation.pk}/")
-    page.fill("#question", "各发货地区的销量是多少")  # 销量: 销售数量 or 销售金额?
+    page.fill("#question", "各发货地区的销售是多少")  # 销售: 销售数量 or 销售金额?
     page.click("#ask-button")
     turn = page.locator("article.turn").first
     reply = turn.locator(".reply[data-clarification=true]")
     expect(reply.locator(".clarification-label")).to_have_text("需要确认")
-    expect(reply.locator(".clarification .answer")).to_contain_text("“销量”可以指这几列：销售数量、销售金额")
+    expect(reply.locator(".clarification .answer")).to_contain_text("“销售”可以指这几列：销售数量、销售金额")
     assert reply.locator(".verified").count() == 0, "a question back has no numbers to check"
     expect(turn.locator("li.step-verify")).to_have_text("需要你确认：尚未计算任何数字。")
     assert reply.locator("details.explanation").count() == 0 and reply.locator(".result-table").count() == 0

@@ -54,6 +54,8 @@ class Analyzer:
         rates = find_words(self.text, reserved, bytearray(len(self.text)))
         mentions = find_terms(question, self.schema)
         terms = [t for t in mentions if not any(s < t.end and t.start < e for s, e, _w in rates)]
+        # "in total" names the sum, not the summary row that happens to be labelled "Total"
+        terms = [t for t in terms if t.kind != "value" or self.schema.by_name[t.column].total_label != t.value]
         terms, self.present = self._presence(self._without_modifiers(terms) + self._quantity_terms(terms))
         self.readings: Readings = read(question, self.text, self.schema, terms, self.lang)
         self.terms = self.readings.terms

@@ -88,6 +88,7 @@ class ColumnView:
     hi: Any = None
     aliases: tuple[tuple[str, float], ...] = ()
     period: str | None = None  # "month" or "quarter": a text column of periods ("2025-01", "2025-Q1")
+    total_label: str | None = None  # the value of a summary row ("Total"), left out of every computation
 
     @property
     def averaged(self) -> bool:
@@ -266,6 +267,7 @@ def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | Non
                 hi=col.max,
                 aliases=_aliases(col.name, category == "flag", synonyms.get(col.name, ())),
                 period=text_period(values) if category == "dimension" and col.kind == "text" else None,
+                total_label=col.total_label,
             )
         )
     return Schema(views=views, row_count=profile.row_count)

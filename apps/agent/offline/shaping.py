@@ -56,6 +56,17 @@ def add_filters(b: MetricBuilder) -> None:
         plan.filter_labels.append(f"{t.column} {t.op} {t.label}")
 
 
+def leave_out_summary_rows(b: MetricBuilder) -> None:
+    """A "Total" row would count everything twice (and top every ranking): it is left out, and said so."""
+    plan, a = b.plan, b.a
+    for view in a.schema.views:
+        if view.total_label is not None and not any(f.column == view.name for f in plan.filters):
+            plan.filters.append(Filter(column=view.name, op="!=", value=view.total_label))
+            with speaking(a.lang):
+                said = {"column": view.name, "value": view.total_label}
+                plan.filter_labels.append(_("without the summary row (%(column)s = %(value)s)") % said)
+
+
 def add_windows(b: MetricBuilder) -> None:
     plan, cues = b.plan, b.a.cues
     if not plan.time_group or not plan.shown:
@@ -126,6 +137,7 @@ def finish_plan(b: MetricBuilder) -> None:
     if not plan.shown:
         plan.shown = [Shown(m.name, None) for m in plan.metrics]
     add_filters(b)
+    leave_out_summary_rows(b)
     plan.filter_labels = list(dict.fromkeys(plan.filter_labels))
     add_windows(b)
     add_order(b)
