@@ -16,6 +16,7 @@ from msoffcrypto.format.ooxml import OOXMLFile
 
 from apps.datasets.errors import IngestRejected
 from apps.datasets.ingest import detect_format, ingest_file, list_sheets
+from apps.datasets.profile import profile_table
 
 
 def write(tmp_path: Path, name: str, data: bytes | str, encoding: str = "utf-8") -> Path:
@@ -273,3 +274,12 @@ def test_a_zip_that_is_not_a_workbook(tmp_path):
     with pytest.raises(IngestRejected) as info:
         detect_format(write(tmp_path, "x.xlsx", buffer.getvalue()), "x.xlsx")
     assert info.value.code == "unsupported_format"
+
+
+def test_the_profile_names_a_summary_row(tmp_path):
+    text = "Nation,Gold\nNorway,11\nChina,9\nTotal,20\n"
+    path = write(tmp_path, "m.csv", text)
+    dest = tmp_path / "m.duckdb"
+    ingest_file(path, dest, fmt="csv", sheet=None, header_row=1, max_rows=100)
+    profile = profile_table(dest)
+    assert profile.column("Nation").total_label == "Total" and profile.column("Gold").total_label is None
