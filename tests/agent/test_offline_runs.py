@@ -113,3 +113,11 @@ def test_a_trend_answer_names_its_start_end_peak_trough_and_overall_change(datas
     assert months[0] in lines[1] and months[-1] in lines[1]
     assert months[values.index(max(values))] in lines[2] and months[values.index(min(values))] in lines[2]
     assert "整体变化" in lines[3] and "%" in lines[3]
+
+
+def test_a_follow_up_that_swaps_the_measure_keeps_the_conditions_and_says_so(dataset):
+    history = [{"question": "华东地区的销售额是多少？", "answer": "金额合计为 1,234。"}]
+    response = answer_question(binding=dataset, question="平均金额呢？", history=history, model=OfflinePlanner())
+    assert response.status == "answered" and response.verification.passed
+    assert response.tables[0].columns == ["平均金额"]
+    assert "地区 = 华东（沿用上一问的条件）" in response.answer

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
 from pydantic import ValidationError
 
 from apps.agent.clarification import write_clarification
@@ -22,6 +23,7 @@ from apps.agent.offline.refusals import refusal_draft
 from apps.agent.offline.schema_terms import Schema, find_terms, fold, schema_of, singular
 from apps.agent.offline.transcript import ToolResult, Transcript
 from apps.agent.offline.trend_summary import change_spec, summarised
+from apps.agent.offline.wording import speaking
 from apps.datasets.profile import TableProfile
 
 
@@ -57,6 +59,20 @@ def merged_question(previous: str, current: str, schema: Schema) -> str:
     if len(set(years)) == 1 and re.search(_YEAR, text):  # "那2024年呢？": the same question for another year
         text, rest = re.sub(_YEAR, years[0], text), re.sub(_YEAR, " ", rest)
     return text.rstrip("?？。. ") + " " + rest.strip()
+
+
+# "客单价呢？", "what about the average?": the same question for another measure, under the same conditions.
+_ASKS_THE_SAME = re.compile(r"呢\s*[?？]?\s*$|^\s*(?:那|那么)|^\s*(?:what|how) about\b|^\s*and\b", re.IGNORECASE)
+
+
+def inherit(plan: Plan, before: Plan) -> None:
+    """The previous question's filters, applied to a follow-up that only swaps what is computed, and said so."""
+    if before.kind == "fallback" or not before.filters:
+        return
+    plan.filters = [*before.filters, *plan.filters]
+    with speaking(plan.lang):
+        note = _("(kept from the previous question)")
+    plan.filter_labels = [*before.filter_labels[:-1], before.filter_labels[-1] + note, *plan.filter_labels]
 
 
 def choose_table(question: str, tables: list[str]) -> str | None:
@@ -155,6 +171,8 @@ class Planner:
             follow = analyze(merged, profile, self.lang, synonyms)
             if follow.kind != "fallback":
                 return follow
+        if self.t.history and _ASKS_THE_SAME.search(self.t.question) and plan.kind != "fallback" and not plan.filters:
+            inherit(plan, analyze(self.t.history[-1], profile, self.lang, synonyms))
         return plan
 
     def query_moves(self, plan: Plan, schema: Schema, table: str | None) -> Move:
