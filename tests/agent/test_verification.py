@@ -281,3 +281,15 @@ def test_a_count_of_the_datas_columns_is_not_a_data_claim():
     assert check("这份数据有两个金额字段：金额和运费。", question="有哪些金额字段？", calls=[]).passed
     assert check("The table has 3 columns you can group by.", question="what can I group by?", calls=[]).passed
     assert not check("这份数据共有 3 个订单。", question="有几个订单？", calls=[]).passed
+
+
+def _two_warehouses(rows):
+    return [SCHEMA, ToolCallRecord(2, "run_query", "ok", columns=["仓库", "平均时效"], rows=rows, row_count=len(rows))]
+
+
+def test_longest_and_the_winner_of_two_name_the_right_row():
+    calls = _two_warehouses([["成都仓", 5.56], ["上海仓", 4.12]])
+    assert not check("平均时效最长的是上海仓，4.12 天。", question="哪个仓库时效最长", calls=calls).passed
+    assert check("平均时效最长的是成都仓，5.56 天。", question="哪个仓库时效最长", calls=calls).passed
+    assert not check("上海仓更高：上海仓 4.12，成都仓 5.56。", question="上海仓和成都仓哪个更高", calls=calls).passed
+    assert check("成都仓更高：成都仓 5.56，上海仓 4.12。", question="上海仓和成都仓哪个更高", calls=calls).passed

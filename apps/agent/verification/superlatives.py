@@ -10,12 +10,20 @@ from collections.abc import Sequence
 from apps.agent.verification.binding import Binder, first_letters
 from apps.agent.verification.queries import QueryFacts
 
-_HIGH = re.compile(r"最高|最多|最大|最好|最贵|排名第一|居首|\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\btop\b", re.I)
-_LOW = re.compile(r"最低|最少|最小|最差|最便宜|垫底|\blowest\b|\bsmallest\b|\bleast\b|\bfewest\b|\bbottom\b", re.I)
+_HIGH = re.compile(
+    r"最高|最多|最大|最好|最贵|最长|最久|最重|最远|排名第一|居首"
+    r"|\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\btop\b|\blongest\b|\bheaviest\b|\bgreatest\b",
+    re.I,
+)
+_LOW = re.compile(
+    r"最低|最少|最小|最差|最便宜|最短|最轻|垫底|\blowest\b|\bsmallest\b|\bleast\b|\bfewest\b|\bbottom\b"
+    r"|\bshortest\b|\blightest\b",
+    re.I,
+)
 # "第二高", "second highest", "not the highest": these name other rows on purpose.
 _WORDS = (
-    "最高 最多 最大 最好 最贵 排名第一 居首 最低 最少 最小 最差 最便宜 垫底 highest largest biggest most top lowest "
-    "smallest least fewest bottom"
+    "最高 最多 最大 最好 最贵 最长 最久 最重 最远 排名第一 居首 最低 最少 最小 最差 最便宜 最短 最轻 垫底 highest "
+    "largest biggest most top longest heaviest greatest lowest smallest least fewest bottom shortest lightest"
 ).split()
 _NOT_FIRST = re.compile(r"第[二三四五六七八九十\d]|次高|次低|second|third|not|不是|并非|除", re.I)
 _CLAUSE = re.compile(r"[^。；;！？!?\n，,]+")
@@ -122,7 +130,10 @@ def comparison_problems(draft: str, facts: Sequence[QueryFacts], binder: Binder)
         if not _COMPARISON_START.search(sentence):  # no word of comparison can start in it
             continue
         word = _ABOVE.search(sentence) or _BELOW.search(sentence)
-        if word is None or _NOT_FIRST.search(sentence[: word.start()][-6:]):
+        if word is None:
+            problems += _winner_problems(sentence, facts, binder)
+            continue
+        if _NOT_FIRST.search(sentence[: word.start()][-6:]):
             continue
         subjects = binder.values.find(sentence[: word.start()])
         objects = binder.values.find(sentence[word.end() :])
@@ -133,6 +144,34 @@ def comparison_problems(draft: str, facts: Sequence[QueryFacts], binder: Binder)
             problem = _compare(fact, sentence, (subjects[0], objects[0]), binder, above=above)
             if problem:
                 problems.append(problem)
+    return problems
+
+
+_MORE = re.compile(r"更高|更多|更大|更长|更贵|更久|\bhigher\b|\blarger\b|\bbigger\b|\bgreater\b", re.I)
+_LESS = re.compile(r"更低|更少|更小|更短|更便宜|\blower\b|\bfewer\b|\bsmaller\b", re.I)
+
+
+def _winner_problems(sentence: str, facts: Sequence[QueryFacts], binder: Binder) -> list[str]:
+    """ "广州仓更高" over a result of two rows (A or B, which is higher?): the one named must have the higher value."""
+    word = _MORE.search(sentence) or _LESS.search(sentence)
+    if word is None or _NOT_FIRST.search(sentence[: word.start()][-6:]):
+        return []
+    subjects = binder.values.find(sentence[: word.start()])
+    if not subjects:
+        return []
+    problems = []
+    for fact in facts:
+        labelled = [labels for labels in fact.row_labels if labels]
+        if len(fact.rows) != 2 or len(labelled) != 2:
+            continue
+        others = [label for labels in labelled if subjects[-1] not in labels for label in labels]
+        if not others or not any(subjects[-1] in labels for labels in labelled):
+            continue
+        problem = _compare(
+            fact, sentence, (subjects[-1], others[0]), binder, above=bool(_MORE.fullmatch(word.group(0)))
+        )
+        if problem:
+            problems.append(problem)
     return problems
 
 
