@@ -8,8 +8,9 @@ measures; it asserts nothing.
     .venv/bin/python -m benchmarks.accuracy --set all --wtq ../shared/eval/wtq-train [--limit N]
         [--verbose] [--only ID,ID]
 
-Sets: golden (the bilingual golden set), zh (the Chinese business set), wtq (WikiTableQuestions sample,
-read from the folder given with --wtq, never copied into the repository).
+Sets: golden (the bilingual golden set), zh (the Chinese business set), zh2 (a held-out Chinese business set
+over a coffee-shop chain, written without looking at the planner), wtq (WikiTableQuestions sample, read from
+the folder given with --wtq, never copied into the repository).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from benchmarks.accuracy.outcome import Item, Outcome
 
-SETS = ("golden", "zh", "wtq")
+SETS = ("golden", "zh", "zh2", "wtq")
 PROGRESS_EVERY = 25
 
 
@@ -81,7 +82,7 @@ def _run_sets(args: argparse.Namespace, folder: str) -> dict[str, list[Item]]:
 
     from apps.tenants.models import Plan
     from apps.tenants.services import tenant_create
-    from benchmarks.accuracy import business_set, golden_set, wtq_set
+    from benchmarks.accuracy import business_set, golden_set, heldout_set, wtq_set
     from benchmarks.accuracy.timing import quiet_logs
 
     times = quiet_logs()
@@ -96,6 +97,8 @@ def _run_sets(args: argparse.Namespace, folder: str) -> dict[str, list[Item]]:
             items = golden_set.run(tenant, times, only=only, limit=args.limit)
         elif name == "zh":
             items = business_set.run(tenant, times, folder=folder, only=only, limit=args.limit)
+        elif name == "zh2":
+            items = heldout_set.run(tenant, times, folder=folder, only=only, limit=args.limit)
         elif args.wtq is not None:
             items = wtq_set.run(tenant, times, folder=args.wtq, only=only, limit=args.limit)
         else:
@@ -109,7 +112,7 @@ def _run_sets(args: argparse.Namespace, folder: str) -> dict[str, list[Item]]:
 def _print_set(name: str, items: list[Item], elapsed: float) -> None:
     from benchmarks.accuracy.report import set_report
 
-    group = {"golden": "language", "zh": "topic", "wtq": "target kind"}[name]
+    group = {"golden": "language", "zh": "topic", "zh2": "topic", "wtq": "target kind"}[name]
     print(set_report(name, items, group, value_in_text=name == "wtq"), flush=True)
     print(f"{name}: {len(items)} questions in {elapsed:.1f} s (ingest included)\n", flush=True)
 
