@@ -293,3 +293,16 @@ def test_longest_and_the_winner_of_two_name_the_right_row():
     assert check("平均时效最长的是成都仓，5.56 天。", question="哪个仓库时效最长", calls=calls).passed
     assert not check("上海仓更高：上海仓 4.12，成都仓 5.56。", question="上海仓和成都仓哪个更高", calls=calls).passed
     assert check("成都仓更高：成都仓 5.56，上海仓 4.12。", question="上海仓和成都仓哪个更高", calls=calls).passed
+
+
+def test_the_top_n_quoted_are_the_first_n_rows_none_skipped():
+    rows = [["一月", 900.0], ["三月", 800.0], ["二月", 700.0]]
+    spec = {"group_by": ["月份"], "aggregations": [{"name": "收入", "func": "sum", "column": "金额"}]}
+    spec |= {"sort": [{"by": "收入", "desc": True}], "limit": 3}
+    result = ToolCallRecord(
+        2, "run_query", "ok", arguments={"spec": spec}, columns=["月份", "收入"], rows=rows, row_count=3
+    )
+    calls = [SCHEMA, result]
+    question = "What were the top 2 months by revenue?"
+    assert not check("The top two months were 一月 (900) and 二月 (700).", question=question, calls=calls).passed
+    assert check("The top two months were 一月 (900) and 三月 (800).", question=question, calls=calls).passed

@@ -370,6 +370,8 @@ def verify(inp: VerifyInput) -> Verdict:
         verdict.fail("mislabeled_value", problem + "; answer the question with the row the result ranks first")
     for problem in half_problems(draft, _shares(checker)):
         verdict.fail("mislabeled_value", problem + "; say whether it is more or less than half as the value shows")
+    for problem in _top_n_problems(checker):
+        verdict.fail("mislabeled_value", problem)
     for problem in _list_order_problems(checker):
         verdict.fail("mislabeled_value", problem)
     _check_coverage(checker, inp, draft)
@@ -433,6 +435,42 @@ def _shares(checker: _Checker) -> list[tuple[int, float]]:
         if isinstance(value, int | float) and not isinstance(value, bool):
             found.append((mention.start, float(value) if abs(value) <= 1 else float(value) / 100))
     return found
+
+
+_TOP_N = re.compile(
+    r"(?:\btop\b|\bfirst\b|前)\s*(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|两|二|三|四|五|六|七|八|九|十)",
+    re.I,
+)
+_N_WORDS = dict(zip("two three four five six seven eight nine ten".split(), range(2, 11), strict=True))
+_N_WORDS |= dict(zip("两二三四五六七八九十", [2, 2, 3, 4, 5, 6, 7, 8, 9, 10], strict=True))
+_SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?:\s|$)")
+
+
+def _top_n_problems(checker: _Checker) -> list[str]:
+    """ "The top two were A and C" over a sorted result: the rows quoted are its first two, none skipped."""
+    if not checker.bound or not _TOP_N.search(checker.draft):
+        return []
+    problems = []
+    for match in _TOP_N.finditer(checker.draft):
+        word = match.group(1).lower()
+        n = int(word) if word.isdigit() else _N_WORDS[word]
+        end = _SENTENCE_END.search(checker.draft, match.end())
+        right = end.start() if end else len(checker.draft)
+        quoted: dict[tuple[int, str], set[int]] = {}
+        for mention, where in checker.bound:
+            if match.start() <= mention.start < right and where.row is not None:
+                quoted.setdefault((where.step, where.column), set()).add(where.row)
+        for (step, column), rows in quoted.items():
+            fact = checker.ev.by_step.get(step)
+            if fact is None or len(rows) > n or max(rows) < n:
+                continue
+            if {"sorted_desc", "sorted_asc"} & fact.funcs() and _monotone(fact, column):
+                skipped = sorted(set(range(n)) - rows)
+                problems.append(
+                    f"the top {n} by {column} are rows 0-{n - 1} of step {step}, but the answer quotes row {max(rows)} "
+                    f"and skips row {skipped[0] if skipped else n - 1}"
+                )
+    return problems
 
 
 def _list_order_problems(checker: _Checker) -> list[str]:
