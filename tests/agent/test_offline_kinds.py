@@ -286,3 +286,41 @@ def test_a_summary_row_is_left_out_of_totals_and_rankings():
     for question in ("how many gold medals in total?", "which nation won the most gold?"):
         spec = analyze(question, MEDALS).spec()
         assert {"column": "Nation", "op": "!=", "value": "Total"} in spec["filters"], question
+
+
+COFFEE = TableProfile(
+    row_count=2000,
+    columns=[
+        col("日期", "date", "time", 700, lo="2024-01-01", hi="2025-12-31"),
+        col("城市", "text", "dimension", 4, values=["上海", "北京", "杭州", "成都"]),
+        col("品类", "text", "dimension", 3, values=["咖啡", "茶饮", "甜点"]),
+        col("订单数", "integer", "measure", 90, lo=1, hi=90),
+        col("杯数", "integer", "measure", 140, lo=1, hi=143),
+        col("销售额", "number", "measure", 1900, lo=10.0, hi=4000.0),
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "column"),
+    [("2025年一共卖了多少杯", "杯数"), ("上海一共下了多少单", "订单数"), ("平均每天卖几杯", "杯数")],
+)
+def test_a_unit_names_the_column_counted_in_it(question, column):
+    assert analyze(question, COFFEE).spec()["aggregations"][0]["column"] == column
+
+
+def test_a_two_digit_year_the_data_covers_is_that_year():
+    spec = analyze("25年的销售额", COFFEE).spec()
+    assert spec["filters"] == [{"column": "日期", "op": "=", "value": 2025, "grain": "year"}]
+
+
+def test_not_counting_a_value_leaves_it_out_and_records_are_counted():
+    spec = analyze("不算茶饮的话一共卖了多少杯", COFFEE).spec()
+    assert {"column": "品类", "op": "!=", "value": "茶饮"} in spec["filters"]
+    spec = analyze("2025年一共有多少条销售记录", COFFEE).spec()
+    assert [a["func"] for a in spec["aggregations"]] == ["count"]
+
+
+def test_bottom_is_the_lowest():
+    spec = analyze("销售额垫底的是哪个城市", COFFEE).spec()
+    assert spec["sort"] == [{"by": spec["aggregations"][0]["name"], "desc": False}] and spec["limit"] == 1

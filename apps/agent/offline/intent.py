@@ -24,9 +24,17 @@ from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms
 from apps.agent.offline.timewords import default_grain, find_grain, find_time_filters, merge_years
 from apps.datasets.profile import TableProfile
 
-_HOW_MANY_PIECES = re.compile(r"(?:几|多少)\s*件")
+_HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次])")
 _N_PIECES = re.compile(r"(?<![\d.])(\d{1,4})\s*件(?!以上|以下|及以上|及以下|或以上|或以下|数)")
 _PRESENT = re.compile(r"有\s*([^\s，,。？?的]{1,8}?)\s*的?\s*(?:记录|订单|数据|行|明细)?\s*(?:里|中|当中|之中)")
+_SHORT_YEAR = re.compile(r"(?<![\d年])(\d{2})\s*年(?![\d龄级])")
+
+
+def _year_of(value: object) -> int | None:
+    text = str(value or "")
+    return int(text[:4]) if text[:4].isdigit() else None
+
+
 _QUANTITY_NAME = re.compile(r"数量|件数|(?i:quantity|qty|units)")
 _COMPARED = re.compile(r"(超过|大于|多于|少于|小于|不足|低于|高于|至少|最多|不到|>|<|≥|≤)\s*$")
 _MEASURE_GROUP_MARKERS = ("各个", "各", "每个", "每一个", "each", "for each", "across")
@@ -46,9 +54,10 @@ class Analyzer:
         lang: Lang | None = None,
         synonyms: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
+        self.schema: Schema = schema_of(profile, synonyms)
+        question = self._full_years(question)
         self.question, self.text = question, fold(question)
         self.lang: Lang = lang or language_of(question)
-        self.schema: Schema = schema_of(profile, synonyms)
         self.profile = profile
         reserved = [w for names, _n, _d in lx.RATE_CONCEPTS for w in names] + list(lx.IDIOMS)
         rates = find_words(self.text, reserved, bytearray(len(self.text)))
@@ -94,17 +103,36 @@ class Analyzer:
             self.modifiers.append((m.start(), m.end()))
         return terms, found
 
+    def _full_years(self, question: str) -> str:
+        """ "25年三季度", "24年": a two-digit year is written out in full when the data covers that year."""
+        times = self.schema.of("time")
+        lo, hi = (_year_of(times[0].lo), _year_of(times[0].hi)) if times else (None, None)
+        if lo is None or hi is None:
+            return question
+
+        def full(m: re.Match[str]) -> str:
+            year = 2000 + int(m.group(1))
+            return f"{year}年" if lo <= year <= hi else m.group(0)
+
+        return _SHORT_YEAR.sub(full, question)
+
     def _quantity(self) -> ColumnView | None:
         """The data's one quantity column (数量, units), if it has exactly one."""
         found = [v for v in self.schema.of("measure") if _QUANTITY_NAME.search(v.name)]
         return found[0] if len(found) == 1 else None
 
     def _quantity_terms(self, terms: list[Term]) -> list[Term]:
-        """ "平均每单买几件", "多少件": the data's quantity column, asked by its unit (件) instead of its name."""
-        quantity = self._quantity()
-        if quantity is None or any(t.kind == "column" and t.column == quantity.name for t in terms):
-            return []
-        return [Term(quantity.name, "column", m.start(), m.end(), 2.0) for m in _HOW_MANY_PIECES.finditer(self.text)]
+        """ "平均每单买几件", "一共卖了多少杯", "下了多少单": the column counted in that unit (数量 for 件, 杯数 for 杯,
+        订单数 for 单), asked by its unit instead of its name."""
+        named = {t.column for t in terms if t.kind == "column"}
+        found = []
+        for m in _HOW_MANY_UNITS.finditer(self.text):
+            unit = m.group(1)
+            counted = [v for v in self.schema.of("measure") if re.search(unit + "[数量]", v.name)]
+            column = counted[0] if len(counted) == 1 else self._quantity() if unit == "件" else None
+            if column is not None and column.name not in named:
+                found.append(Term(column.name, "column", m.start(), m.end(), 2.0))
+        return found
 
     def _pieces(self) -> list[Threshold]:
         """ "一次买3件的订单": a number of pieces is a condition on the quantity column (quantity = 3)."""
@@ -127,10 +155,13 @@ class Analyzer:
             id(t)
             for t in columns
             if self.schema.by_name[t.column].category == "measure"
-            and any(
-                o.start == t.end + (1 if self.text[t.end : t.end + 1] == " " else 0)
-                and self.schema.by_name[o.column].category in ("dimension", "id")
-                for o in columns
+            and (
+                any(
+                    o.start == t.end + (1 if self.text[t.end : t.end + 1] == " " else 0)
+                    and self.schema.by_name[o.column].category in ("dimension", "id")
+                    for o in columns
+                )
+                or self.text.startswith(("记录", "数据", "明细"), t.end)  # "多少条销售记录": records, not sales
             )
         }
         self.modifiers = [(t.start, t.end) for t in terms if id(t) in dropped]

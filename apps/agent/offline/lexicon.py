@@ -169,7 +169,8 @@ HIGH_WORDS = (
     "top",
     "greatest",
 )
-LOW_WORDS = ("最低", "最小", "最少", "最差", "最便宜", "lowest", "smallest", "least", "fewest", "worst", "bottom")
+LOW_WORDS: tuple[str, ...] = ("最低", "最小", "最少", "最差", "最便宜", "垫底", "倒数第一")
+LOW_WORDS += ("lowest", "smallest", "least", "fewest", "worst", "bottom")
 WHICH_WORDS = (
     "哪个",
     "哪些",
@@ -324,7 +325,7 @@ VALUE_NEGATIONS: tuple[str, ...] = (
     "除了",
     "除",
 )
-VALUE_NEGATIONS += ("不含", "不包括", "不包含", "排除", "去掉", "剔除", "非")
+VALUE_NEGATIONS += ("不含", "不包括", "不包含", "排除", "去掉", "剔除", "非", "不算", "除去", "刨去", "刨除")
 # Phrases whose words would otherwise name a column ("account for" is not the 账号 column).
 IDIOMS = ("account for", "accounts for", "accounted for", "make up", "makes up", "made up", "take up", "takes up")
 GREETINGS = ("你好", "您好", "嗨", "在吗", "谢谢", "hi", "hello", "hey", "thanks", "thank you", "good morning")
