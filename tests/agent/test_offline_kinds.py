@@ -324,3 +324,11 @@ def test_not_counting_a_value_leaves_it_out_and_records_are_counted():
 def test_bottom_is_the_lowest():
     spec = analyze("销售额垫底的是哪个城市", COFFEE).spec()
     assert spec["sort"] == [{"by": spec["aggregations"][0]["name"], "desc": False}] and spec["limit"] == 1
+
+
+def test_a_yes_no_column_named_both_ways_is_a_grouping():
+    spec = analyze("average salary of remote and non-remote employees", HR).spec()
+    assert spec["group_by"] == [{"column": "remote"}] and "filters" not in spec
+    assert analyze("average salary of remote employees", HR).spec()["filters"] == [
+        {"column": "remote", "op": "=", "value": True}
+    ]

@@ -236,6 +236,17 @@ class Analyzer:
         wants_series = self.trend or named or self.cues.change or self.cues.cumulative
         return default_grain(self.time_col, self.time_filters) if wants_series else None
 
+    def _both_sides(self) -> list[str]:
+        """Yes/no columns the question names both ways ("会员和非会员", "remote and non-remote employees")."""
+        flags = self.columns("flag")
+        return list(
+            dict.fromkeys(
+                t.column
+                for t in flags
+                if not self.negated(t) and any(o.column == t.column and self.negated(o) for o in flags)
+            )
+        )
+
     def group_terms(self, values: dict[str, list[Term]]) -> list[Term]:
         target = self.cues.count_target
         chosen: list[Term] = []
@@ -274,6 +285,9 @@ class Analyzer:
                 name = self.time_col.name
             plan.groups.append(Group(self.time_col.name, name, grain if self.time_col.category == "time" else None))
             plan.time_group = name
+        for column in self._both_sides():  # "会员和非会员的客单价": one group each, not a filter on one side
+            plan.groups.append(Group(column, column))
+            self.terms = [t for t in self.terms if t.column != column]
         group_terms = [t for t in self.group_terms(values) if all(g.column != t.column for g in plan.groups)]
         plan.groups += [Group(t.column, t.column) for t in group_terms]
         builder = MetricBuilder(self, plan, values, group_terms)
