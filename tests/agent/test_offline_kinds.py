@@ -332,3 +332,15 @@ def test_a_yes_no_column_named_both_ways_is_a_grouping():
     assert analyze("average salary of remote employees", HR).spec()["filters"] == [
         {"column": "remote", "op": "=", "value": True}
     ]
+
+
+def test_growth_in_percent_between_two_named_years_is_a_period_change():
+    spec = analyze("上海2025年的销售额跟2024年比增长了百分之几", COFFEE).spec()
+    assert [_where(a)[0][2] for a in spec["aggregations"]] == [2025, 2024]
+    assert {"column": "城市", "op": "=", "value": "上海"} in spec["filters"]
+    assert any(d["name"] == "同比增长率" for d in spec["derived"])
+
+
+def test_up_to_a_month_is_a_total_from_the_start_of_the_year():
+    spec = analyze("2025年到9月为止一共卖出去多少杯", COFFEE).spec()
+    assert [(f["op"], f["value"]) for f in spec["filters"]] == [(">=", "2025-01-01"), ("<", "2025-10-01")]

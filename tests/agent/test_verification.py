@@ -306,3 +306,12 @@ def test_the_top_n_quoted_are_the_first_n_rows_none_skipped():
     question = "What were the top 2 months by revenue?"
     assert not check("The top two months were 一月 (900) and 二月 (700).", question=question, calls=calls).passed
     assert check("The top two months were 一月 (900) and 三月 (800).", question=question, calls=calls).passed
+
+
+def test_a_two_digit_year_in_the_question_is_applied_by_its_full_year():
+    spec = {"filters": [{"column": "日期", "op": "=", "value": 2024, "grain": "year"}]}
+    spec |= {"aggregations": [{"name": "销售额", "func": "sum", "column": "销售额"}]}
+    result = ToolCallRecord(2, "run_query", "ok", arguments={"spec": spec}, columns=["销售额"], rows=[[1200.5]])
+    assert check("2024年销售额为 1,200.5。", question="24年总销售额多少", calls=[SCHEMA, result]).passed
+    spec["filters"][0]["value"] = 2025
+    assert not check("销售额为 1,200.5。", question="24年总销售额多少", calls=[SCHEMA, result]).passed

@@ -231,6 +231,8 @@ def _intents(text: str, taken: bytearray, cues: Cues) -> None:
             _claim(taken, hit[0][0], hit[0][1])
             break
     share = find_words(text, lx.SHARE_WORDS, taken)
+    if share and all(w in lx.PERCENT_ASKED for _s, _e, w in share) and find_words(text, lx.CHANGE_WORDS, taken):
+        share = []  # "增长了百分之几": the growth in percent, not a share
     rate = find_words(text, lx.RATE_WORDS, taken)
     cues.share, cues.rate = bool(share), bool(rate) or bool(share)
     if share or rate:

@@ -27,7 +27,7 @@ from apps.datasets.profile import TableProfile
 _HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次])")
 _N_PIECES = re.compile(r"(?<![\d.])(\d{1,4})\s*件(?!以上|以下|及以上|及以下|或以上|或以下|数)")
 _PRESENT = re.compile(r"有\s*([^\s，,。？?的]{1,8}?)\s*的?\s*(?:记录|订单|数据|行|明细)?\s*(?:里|中|当中|之中)")
-_SHORT_YEAR = re.compile(r"(?<![\d年])(\d{2})\s*年(?![\d龄级])")
+_SHORT_YEAR = re.compile(r"(?<![\d年.])(\d{2})\s*年(?![龄级])")
 
 
 def _year_of(value: object) -> int | None:
@@ -84,6 +84,7 @@ class Analyzer:
         found = [f for f in found if self._free_of_others(f.start, f.end)]
         for f in found:
             _claim(self.taken, f.start, f.end)
+        self.named_periods = found  # as the question names them, before several years merge into one filter
         self.time_filters, self.years = merge_years(found)
         pieces = self._pieces()
         self.cues: Cues = read_cues(question, self.text, self.schema, self.terms, self.taken)
@@ -229,10 +230,10 @@ class Analyzer:
             return self.time_col.period if asked else None
         if self.grain:
             return self.grain if self.time_col.category == "time" else "year"
-        if self.years:
-            return "year"
         if period_change.compared(self) or to_date.span(self):  # one figure per period, not a series
             return None
+        if self.years:
+            return "year"
         wants_series = self.trend or named or self.cues.change or self.cues.cumulative
         return default_grain(self.time_col, self.time_filters) if wants_series else None
 

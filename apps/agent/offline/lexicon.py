@@ -225,7 +225,10 @@ RECORD_WORDS: tuple[str, ...] = (
     "哪条记录",
     "哪一条",
 )
-RECORD_WORDS += ("single", "one record", "which record", "which transaction", "which order")
+RECORD_WORDS += ("那条记录", "那一条", "这条记录", "single", "one record", "which record", "which transaction")
+RECORD_WORDS += ("which order",)
+# Asking for a figure in percent, which is a share unless a change is asked ("增长了百分之几").
+PERCENT_ASKED = ("百分之几", "百分之多少", "what percent", "percentage", "percent")
 # A change against the same period a year earlier (同比), or against the period just before (环比).
 YOY_WORDS = ("同比", "去年同期", "上年同期", "same period last year", "year over year", "year-over-year", "yoy")
 MOM_WORDS = ("环比", "month over month", "month-over-month", "quarter over quarter", "qoq", "mom")
@@ -370,7 +373,8 @@ EN_NUMERALS = {
 # Words that carry no column meaning; what is left after these and every recognised term is what
 # the planner could not map.
 FILLER_ZH = (
-    ("每单", "每笔", "每次", "一次", "单笔", "购买", "买了", "买的", "买")
+    ("每单", "每笔", "每次", "一次", "单笔", "购买", "买了", "买的", "买", "卖了", "卖出去", "卖出", "卖", "都")
+    + ("其他", "其余", "别的")
     + (
         "帮我",
         "请问",

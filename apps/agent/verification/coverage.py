@@ -130,11 +130,17 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
     return _unique(anchors)
 
 
+_SHORT_YEAR = re.compile(r"\s?年(?![龄级])")
+
+
 def _number_anchors(question: str, *, has_top_n: bool) -> list[Anchor]:
     """Every other number of the question is a condition too ("一次买 3 件的订单"): used by a query, or compared."""
     anchors = []
     for mention in mentions_of(question):
-        if mention.kind == "number":
+        if mention.kind == "number" and _SHORT_YEAR.match(question, mention.end) and 0 <= mention.value <= 99:
+            # "24年": the year 2024, applied like any period
+            anchors.append(Anchor(mention.text + "年", "period", "|".join(sorted({f"20{int(mention.value):02d}"}))))
+        elif mention.kind == "number":
             percent = mention.unit in ("%", "‰")
             anchors.append(Anchor(mention.text, "number", repr(mention.value * (100 if percent else 1))))
         elif mention.kind == "rank" and not has_top_n:

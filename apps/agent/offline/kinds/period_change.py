@@ -30,14 +30,14 @@ def compared(a: Analyzer) -> tuple[Period, Period, str] | None:
     """(this period, the one it is compared with, "yoy" or "mom") when the question asks for that change."""
     if a.time_col is None or a.grain or not (a.cues.change or _words(a, lx.YOY_WORDS)):
         return None
-    named = periods(a.time_filters)
+    named = periods(a.named_periods)
     if not named:
         return None
     yoy, mom = _words(a, lx.YOY_WORDS), _words(a, lx.MOM_WORDS)
     way = "yoy" if yoy and not mom else "mom"
     current = named[0]
     if len(named) >= 2:  # "2025年3月和2024年3月相比": the first period against the second
-        return current, named[1], way
+        return current, named[1], "yoy" if current.shifted(-12) == named[1] else way
     if mom:  # "12月环比11月": a bare month after the change word is the one compared with
         after = _BARE_MONTH.search(a.text, mom[0][1])
         if after and current.grain == "month" and 1 <= int(after.group(1)) <= 12:

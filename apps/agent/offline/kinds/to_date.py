@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
+from apps.agent.offline import lexicon as lx
+from apps.agent.offline.cues import find_words
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.timewords import Period, periods
 from apps.agent.offline.wording import speaking
@@ -21,10 +23,11 @@ if TYPE_CHECKING:
 
 def span(a: Analyzer) -> Period | None:
     """The span a cumulative question without a grain covers, or None when it is not one."""
-    if not a.cues.cumulative or a.grain or a.trend or a.time_col is None:
+    until = find_words(a.text, lx.UNTIL_WORDS, bytearray(len(a.text)))  # "到9月为止一共卖了多少"
+    if not (a.cues.cumulative or until) or a.grain or a.trend or a.time_col is None:
         return None
     named = periods(a.time_filters)
-    if not named:
+    if not named or (not a.cues.cumulative and len(named) < 2):
         return None
     end = min(p.end for p in named)
     ranges = [p for p in named if p.grain == "range"]
