@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from apps.agent.verification.grounding import Provenance, date_tokens_of_text, date_tokens_of_value
-from apps.agent.verification.queries import QueryFacts, months_between
+from apps.agent.verification.grounding import Provenance, date_tokens_of_text
+from apps.agent.verification.queries import QueryFacts
 from apps.agent.verification.vocabulary import LabelFinder, is_label_text, norm
 
 # Clause breaks: sentence ends, Chinese commas and enumeration commas, line breaks; an English comma or period
@@ -302,8 +302,8 @@ class Binder:
         if filtered and not labels.periods & facts.all_periods:
             # "12月的费用 X" from a result filtered to all of 2025 and not split by period: X is not December's
             # (unless the clause says it runs up to that month: 截至12月, through December)
-            spans = _spanned(facts)
-            if not facts.all_periods and _narrower(labels.periods, spans) and not _UP_TO.search(labels.text):
+            spanned = facts.spanned_periods
+            if not facts.all_periods and _narrower(labels.periods, spanned) and not _UP_TO.search(labels.text):
                 return False
             return bool(labels.periods & filtered) or not _same_kind(labels.periods, filtered)
         return True
@@ -456,24 +456,6 @@ def _is_period_like(value: object) -> bool:
 
 
 _UP_TO = re.compile(r"截至|截止|累计|为止|以来|至今|through|up to|to date|year to date|ytd|so far|since", re.I)
-
-
-def _spanned(facts: QueryFacts) -> set[str]:
-    """Period tokens of the query's own filters (not of one aggregation's condition): what every figure spans."""
-    spec = facts.spec
-    if spec is None:
-        return set()
-    tokens: set[str] = set()
-    for f in spec.filters:
-        values = f.value if isinstance(f.value, list) else [f.value]
-        found = [date_tokens_of_value(v) for v in values]
-        if not found or not all(found):  # every value must be a period (a year, "2025-03", a date)
-            continue
-        if f.op in ("=", "in"):
-            tokens = tokens.union(*found)
-        elif f.op == "between":
-            tokens |= months_between(values)
-    return tokens
 
 
 def _narrower(clause: set[str], spanned: set[str]) -> bool:

@@ -25,7 +25,7 @@ from apps.agent.verification.inputs import (
     ToolCallRecord,
     VerifyInput,
 )
-from apps.agent.verification.numbers import Mention, canonical_date, find_mentions, mentions_of
+from apps.agent.verification.numbers import Mention, canonical_date, count_word, find_mentions, mentions_of
 from apps.agent.verification.patterns import find_fake_data
 from apps.agent.verification.queries import QueryFacts
 from apps.agent.verification.superlatives import (
@@ -441,8 +441,6 @@ _TOP_N = re.compile(
     r"(?:\btop\b|\bfirst\b|前)\s*(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|两|二|三|四|五|六|七|八|九|十)",
     re.I,
 )
-_N_WORDS = dict(zip("two three four five six seven eight nine ten".split(), range(2, 11), strict=True))
-_N_WORDS |= dict(zip("两二三四五六七八九十", [2, 2, 3, 4, 5, 6, 7, 8, 9, 10], strict=True))
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?:\s|$)")
 
 
@@ -452,8 +450,7 @@ def _top_n_problems(checker: _Checker) -> list[str]:
         return []
     problems = []
     for match in _TOP_N.finditer(checker.draft):
-        word = match.group(1).lower()
-        n = int(word) if word.isdigit() else _N_WORDS[word]
+        n = count_word(match.group(1)) or 0
         end = _SENTENCE_END.search(checker.draft, match.end())
         right = end.start() if end else len(checker.draft)
         quoted: dict[tuple[int, str], set[int]] = {}

@@ -111,6 +111,14 @@ _EN_TENS = {
 }
 
 
+def count_word(word: str) -> int | None:
+    """A small count written as digits, an English word or a Chinese numeral: "3", "two", "两", "十"."""
+    word = word.strip().lower()
+    if word.isdigit():
+        return int(word)
+    return 10 if word == "十" else _EN_SMALL.get(word) or _CN_DIGITS.get(word)
+
+
 def _words(names: dict[str, int]) -> str:
     return "|".join(sorted(names, key=len, reverse=True))
 

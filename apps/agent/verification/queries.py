@@ -150,6 +150,22 @@ class QueryFacts:
 
     # --- what was grouped and computed ---------------------------------------------------------------
 
+    @cached_property
+    def spanned_periods(self) -> set[str]:
+        """Period tokens of the query's own filters (not of one aggregation's condition): what every figure spans."""
+        spec = self.spec
+        tokens: set[str] = set()
+        for f in spec.filters if spec is not None else []:
+            values = f.value if isinstance(f.value, list) else [f.value]
+            found = [date_tokens_of_value(v) for v in values]
+            if not found or not all(found):  # every value must be a period (a year, "2025-03", a date)
+                continue
+            if f.op in ("=", "in"):
+                tokens = tokens.union(*found)
+            elif f.op == "between":
+                tokens |= months_between(values)
+        return tokens
+
     def compared_periods(self) -> list[set[str]]:
         """The periods that conditional aggregations put side by side ("2025-07" against "2025-06"), each as
         its period tokens, when a derived value is computed from them."""
