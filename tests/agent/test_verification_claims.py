@@ -48,16 +48,14 @@ BY_REGION_2025 = {
 REGION_ROWS = [["华东", 412345.5], ["华北", 300120.25], ["华南", 298000.0], ["西部", 289381.62]]
 
 
-def run(spec, columns, rows, step=2):
+def tool_result(name, arguments, columns, rows, step=2):
     return ToolCallRecord(
-        step=step,
-        name="run_query",
-        status="ok",
-        arguments={"spec": spec},
-        columns=columns,
-        rows=rows,
-        row_count=len(rows),
+        step=step, name=name, status="ok", arguments=arguments, columns=columns, rows=rows, row_count=len(rows)
     )
+
+
+def run(spec, columns, rows, step=2):
+    return tool_result("run_query", {"spec": spec}, columns, rows, step)
 
 
 def check(draft, question="2025 年各地区销售额是多少？", calls=None, **kwargs):

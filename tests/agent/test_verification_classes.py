@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from apps.agent.verification.check import EarlierTurn, ToolCallRecord, VerifyInput, verify
 from apps.agent.verification.vocabulary import Vocabulary
+from tests.agent.test_verification_claims import run as query
+from tests.agent.test_verification_claims import tool_result
 
 HOTELS = ["湖景店", "山顶店", "码头店"]
 VOCAB = Vocabulary.from_profiles(
@@ -26,28 +28,8 @@ SCHEMA = ToolCallRecord(step=1, name="get_schema", status="ok", columns=["column
 Y2024 = {"column": "入住月份", "op": "between", "value": ["2024-01", "2024-12"]}
 
 
-def query(spec, columns, rows, step=2):
-    return ToolCallRecord(
-        step=step,
-        name="run_query",
-        status="ok",
-        arguments={"spec": spec},
-        columns=columns,
-        rows=rows,
-        row_count=len(rows),
-    )
-
-
 def sql(text, columns, rows, step=2):
-    return ToolCallRecord(
-        step=step,
-        name="execute_sql_safe",
-        status="ok",
-        arguments={"sql": text},
-        columns=columns,
-        rows=rows,
-        row_count=len(rows),
-    )
+    return tool_result("execute_sql_safe", {"sql": text}, columns, rows, step)
 
 
 def check(question, draft, *calls, earlier=(), source="file"):

@@ -18,8 +18,9 @@ import io
 import random
 from functools import lru_cache
 
-import openpyxl
 import pandas as pd
+
+from tests.agent.golden.returns_data import data_workbook
 
 SALES_FILE = "coffee-sales-2024-2025.csv"
 SALES_NAME = "咖啡门店销售"
@@ -125,18 +126,9 @@ def shift_rows(seed: int = 2512) -> list[list[object]]:
 
 @lru_cache(maxsize=2)
 def shifts_xlsx(seed: int = 2512) -> bytes:
-    """The workbook: the shifts sheet first (header on row 1), then a sheet of notes."""
-    workbook = openpyxl.Workbook(write_only=True)
-    sheet = workbook.create_sheet(SHIFTS_SHEET)
-    sheet.append(SHIFTS_HEADER)
-    for row in shift_rows(seed):
-        sheet.append(row)
-    notes = workbook.create_sheet("说明")
-    notes.append(["说明"])
-    notes.append(["每行是一名员工某天在某门店的一个班次，工时单位为小时"])
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
+    return data_workbook(
+        SHIFTS_SHEET, SHIFTS_HEADER, shift_rows(seed), "每行是一名员工某天在某门店的一个班次，工时单位为小时"
+    )
 
 
 @lru_cache(maxsize=2)

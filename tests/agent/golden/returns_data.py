@@ -11,7 +11,9 @@ from __future__ import annotations
 import datetime as dt
 import io
 import random
+from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 import openpyxl
 import pandas as pd
@@ -55,20 +57,26 @@ def returns_rows(seed: int = 2024) -> list[list[object]]:
     return rows
 
 
-@lru_cache(maxsize=2)
-def returns_xlsx(seed: int = 2024) -> bytes:
-    """The workbook: the data sheet first (header on row 1), then a sheet of notes."""
+def data_workbook(name: str, header: list[str], rows: Iterable[list[Any]], note: str) -> bytes:
+    """A workbook as people export one: the data sheet first (header on row 1), then a sheet of notes."""
     workbook = openpyxl.Workbook(write_only=True)
-    sheet = workbook.create_sheet(SHEET)
-    sheet.append(HEADER)
-    for row in returns_rows(seed):
+    sheet = workbook.create_sheet(name)
+    sheet.append(header)
+    for row in rows:
         sheet.append(row)
     notes = workbook.create_sheet("说明")
     notes.append(["说明"])
-    notes.append(["每行是某天某账号在某地区某产品的订单与退货汇总；退货原因为当天的主要原因"])
+    notes.append([note])
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+@lru_cache(maxsize=2)
+def returns_xlsx(seed: int = 2024) -> bytes:
+    return data_workbook(
+        SHEET, HEADER, returns_rows(seed), "每行是某天某账号在某地区某产品的订单与退货汇总；退货原因为当天的主要原因"
+    )
 
 
 @lru_cache(maxsize=2)
