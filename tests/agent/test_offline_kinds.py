@@ -344,3 +344,8 @@ def test_growth_in_percent_between_two_named_years_is_a_period_change():
 def test_up_to_a_month_is_a_total_from_the_start_of_the_year():
     spec = analyze("2025年到9月为止一共卖出去多少杯", COFFEE).spec()
     assert [(f["op"], f["value"]) for f in spec["filters"]] == [(">=", "2025-01-01"), ("<", "2025-10-01")]
+
+
+def test_is_the_difference_significant_is_refused_not_answered():
+    plan = analyze("会员和非会员的销售额差异在统计上显著吗", COFFEE)
+    assert plan.reason == "unsupported" and plan.unsupported == "stat_test"

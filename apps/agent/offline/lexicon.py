@@ -267,7 +267,7 @@ UNSUPPORTED_ANALYSES: dict[str, tuple[str, ...]] = {
     "stat_test": tuple(
         "显著性检验 显著性 显著差异 差异显著 是否显著 显著不同 统计显著 统计学意义 假设检验 检验 p值 置信区间".split()
     )
-    + tuple("方差分析 卡方 正态性 正态分布 正态".split())
+    + tuple("方差分析 卡方 正态性 正态分布 正态 显著吗 统计上显著 统计显著性".split())
     + ("t test", "z test", "p value", "significant", "significance", "hypothesis test", "chi square", "anova")
     + ("normality", "normally distributed", "normal distribution", "confidence interval", "mann whitney")
     + ("wilcoxon", "shapiro", "kolmogorov"),
