@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from apps.datasets.engine import kind_of
 from apps.datasets.errors import QueryInvalid
 from apps.datasets.naming import closest
-from apps.datasets.queryspec import Name
+from apps.datasets.queryspec import Name, check_keys
 from apps.datasets.results import ResultTable
 
 MAX_POINTS_PER_SERIES = 2_000
@@ -55,6 +55,13 @@ class PlotSpec(BaseModel):
     currency: Literal["CNY", "USD", "EUR", "GBP", "JPY", "HKD"] = "CNY"
     stacked: bool = Field(default=False, description="bar and area: stack the series")
     horizontal: bool = Field(default=False, description="bar only: categories on the vertical axis")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_keys(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            check_keys(data, cls)
+        return data
 
     @field_validator("y", mode="before")
     @classmethod

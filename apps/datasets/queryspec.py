@@ -8,10 +8,11 @@ query's cost is predictable. Column names are checked against the schema by the 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from django.utils.translation import gettext as _
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from apps.datasets.naming import quoted_list
 
@@ -35,14 +36,56 @@ Scalar = str | int | float | bool | None
 Name = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[^\x00-\x1f]+$")]
 
 
+# The documented spelling (`col`, `as`, `agg`, `dir`) beside the explicit one: both validate into one model,
+# which always serialises with the explicit names (audit records, caches and replays stay canonical).
+COLUMN = AliasChoices("column", "col")
+OUTPUT_NAME = AliasChoices("name", "as")
+
+
+@cache
+def spellings(model: type[BaseModel]) -> dict[str, tuple[str, ...]]:
+    """Each field of `model` with the keys that spell it, the explicit name first."""
+    keys: dict[str, tuple[str, ...]] = {}
+    for field, info in model.model_fields.items():
+        alias = info.validation_alias
+        choices = alias.choices if isinstance(alias, AliasChoices) else [alias or field]
+        keys[field] = tuple(str(c) for c in choices if isinstance(c, str))
+    return keys
+
+
+def check_keys(data: dict[Any, Any], model: type[BaseModel]) -> None:
+    """Refuse a key the model does not know, naming every accepted spelling, and a key spelt twice."""
+    known = spellings(model)
+    accepted = {key for keys in known.values() for key in keys}
+    unknown = [str(key) for key in data if key not in accepted]
+    if unknown:
+        raise ValueError(
+            _("unknown key %(keys)s; accepted keys: %(accepted)s")
+            % {"keys": quoted_list(unknown), "accepted": ", ".join("/".join(keys) for keys in known.values())}
+        )
+    for keys in known.values():
+        given = [key for key in keys if key in data]
+        if len(given) > 1:
+            raise ValueError(_("%(keys)s spell the same key; give only one of them") % {"keys": quoted_list(given)})
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """A closed model: unknown keys are refused with the accepted spellings named."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_keys(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            check_keys(data, cls)
+        return data
 
 
 class Filter(_Strict):
     """A condition on a column (in `filters`) or on an output name (in `having`)."""
 
-    column: Name
+    column: Name = Field(validation_alias=COLUMN, description="also spelt col")
     op: FilterOp
     value: Scalar | list[Scalar] = None
     grain: TimeGrain | None = Field(
@@ -79,9 +122,13 @@ class Filter(_Strict):
 
 
 class GroupBy(_Strict):
-    column: Name
+    column: Name = Field(validation_alias=COLUMN, description="also spelt col")
     grain: TimeGrain | None = Field(default=None, description="time bucket for date/datetime columns")
-    alias: Name | None = Field(default=None, description="output name; defaults to the column name")
+    alias: Name | None = Field(
+        default=None,
+        validation_alias=AliasChoices("alias", "as"),
+        description="output name; defaults to the column name; also spelt as",
+    )
 
     @property
     def name(self) -> str:
@@ -89,9 +136,14 @@ class GroupBy(_Strict):
 
 
 class Aggregation(_Strict):
-    name: Name = Field(description="output name, referenced by derived, windows, having and sort")
-    func: AggFunc
-    column: Name | None = Field(default=None, description="omit only for count (count rows)")
+    name: Name = Field(
+        validation_alias=OUTPUT_NAME,
+        description="output name, referenced by derived, windows, having and sort; also spelt as",
+    )
+    func: AggFunc = Field(validation_alias=AliasChoices("func", "agg"), description="also spelt agg")
+    column: Name | None = Field(
+        default=None, validation_alias=COLUMN, description="omit only for count (count rows); also spelt col"
+    )
     column2: Name | None = Field(default=None, description="second column, for corr")
     q: float | None = Field(default=None, ge=0, le=1, description="the quantile, for quantile")
     where: list[Filter] = Field(default_factory=list, max_length=5, description="conditional aggregation")
@@ -112,7 +164,7 @@ class Aggregation(_Strict):
 
 
 class Derived(_Strict):
-    name: Name
+    name: Name = Field(validation_alias=OUTPUT_NAME, description="output name; also spelt as")
     expr: str = Field(
         min_length=1,
         max_length=500,
@@ -124,7 +176,7 @@ class Derived(_Strict):
 class Window(_Strict):
     """A named calculation across result rows, computed over all groups before the limit."""
 
-    name: Name
+    name: Name = Field(validation_alias=OUTPUT_NAME, description="output name; also spelt as")
     func: WindowFunc
     of: Name = Field(description="the aggregation or derived value it applies to")
     partition_by: list[Name] = Field(default_factory=list, max_length=MAX_GROUP_BY)
@@ -142,8 +194,23 @@ class Window(_Strict):
 
 
 class Sort(_Strict):
-    by: Name
-    desc: bool = False
+    by: Name = Field(validation_alias=AliasChoices("by", "col"), description="an output name; also spelt col")
+    desc: bool = Field(
+        default=False,
+        validation_alias=AliasChoices("desc", "dir"),
+        description="largest first; also spelt dir: 'asc' or 'desc'",
+    )
+
+    @field_validator("desc", mode="before")
+    @classmethod
+    def _direction(cls, value: Any) -> Any:
+        """`dir: "asc" | "desc"` (the documented spelling) is the same as `desc: false | true`."""
+        if isinstance(value, str):
+            direction = value.strip().lower()
+            if direction not in ("asc", "desc"):
+                raise ValueError(_("sort direction must be 'asc' or 'desc'; got '%(value)s'") % {"value": value})
+            return direction == "desc"
+        return value
 
 
 class QuerySpec(_Strict):
