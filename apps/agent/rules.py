@@ -1,6 +1,7 @@
 """The verify node's rules, read from the audit tables at the start of every run (admin edits apply
 at once). With no detection patterns stored, the built-in defaults apply: deactivate a pattern
-rather than deleting it."""
+rather than deleting it. Required-tool rules may name tools by their documented aliases (inspect_file,
+analyze_dataframe, query...): they are matched by the canonical names."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 
+from apps.agent.aliases import canonical_names
 from apps.agent.verification.check import DEFAULT_REQUIRED_TOOLS
 from apps.agent.verification.patterns import DEFAULT_PATTERNS, Pattern
 from apps.audit.models import DetectionPattern, RequiredToolRule, WhitelistPattern
@@ -41,5 +43,32 @@ def verification_rules() -> VerifyRules:
     whitelist = tuple(
         w.regex for w in WhitelistPattern.objects.filter(active=True) if _compiles(w.regex, "whitelist pattern")
     )
-    required = {rule.source_type: {"all": rule.all_of, "any": rule.any_of} for rule in RequiredToolRule.objects.all()}
+    required = {
+        rule.source_type: canonical_rule(rule.source_type, rule.all_of, rule.any_of)
+        for rule in RequiredToolRule.objects.all()
+    }
     return VerifyRules(patterns=patterns, whitelist=whitelist, required_tools={**DEFAULT_REQUIRED_TOOLS, **required})
+
+
+def _unique(names: list[str]) -> list[str]:
+    return list(dict.fromkeys(names))
+
+
+def canonical_rule(source_type: str, all_of: list[str], any_of: list[str]) -> dict[str, list[str]]:
+    """A rule in canonical names. `query` stands for run_query or execute_sql_safe: in `any` both count; in
+    `all` it means a query must have run — run_query on a file, either of the two on a SQL source."""
+    required: list[str] = []
+    either: list[str] = [name for alias in any_of or [] for name in canonical_names(alias)]
+    for alias in all_of or []:
+        names = canonical_names(alias)
+        if len(names) == 1:
+            required.append(names[0])
+        elif source_type == "file":
+            required.append(names[0])  # file datasets have no SQL tools: the query is run_query
+        elif not either:
+            either = list(names)
+        else:
+            # Already "one of these": the answer must also have run one of the alias's tools. The any-rule
+            # holds one group, so the query tools are kept in it and every other tool dropped.
+            either = [name for name in either if name in names] or list(names)
+    return {"all": _unique(required), "any": _unique(either)}

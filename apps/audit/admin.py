@@ -23,14 +23,16 @@ from apps.audit.admin_review import review_panel
 from apps.audit.models import DetectionPattern, InterceptionLog, RequiredToolRule, WhitelistPattern
 
 NEXT_RUN = gettext_lazy("Saved changes apply to the next run; runs already under way keep the rules they started with.")
-# Added per run by apps.agent.providers.optional_tools when web search is configured.
-OPTIONAL_TOOL_NAMES = ("search_web",)
+# Added per run by apps.agent.providers.optional_tools when web access is configured.
+OPTIONAL_TOOL_NAMES = ("search_web", "web_reader")
 
 
 def known_tool_names() -> list[str]:
+    """Canonical tool names, then the requirement documents' aliases of them (rules match either)."""
+    from apps.agent.aliases import ALIASES
     from apps.agent.tools import TOOLS
 
-    return sorted({*TOOLS, *OPTIONAL_TOOL_NAMES})
+    return [*sorted({*TOOLS, *OPTIONAL_TOOL_NAMES}), *sorted(ALIASES)]
 
 
 class MatchedPatternFilter(admin.SimpleListFilter):

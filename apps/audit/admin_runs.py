@@ -50,7 +50,7 @@ def replay_message(report: ReplayReport) -> tuple[str, int]:
     trace = report.trace_id[:12]
     if not report.differences:
         text = _("Run %(trace)s: no difference (%(steps)s step(s) identical).")
-        return text % {"trace": trace, "steps": len(report.steps)}, messages.SUCCESS
+        return text % {"trace": trace, "steps": len(report.steps) - len(report.not_replayable)}, messages.SUCCESS
     details = "; ".join(f"{_('step')} {s.step} {s.tool}: {s.detail}" for s in report.differences)
     text = _("Run %(trace)s: %(count)s of %(steps)s step(s) differ — %(details)s")
     values = {"trace": trace, "count": len(report.differences), "steps": len(report.steps), "details": details}
@@ -59,7 +59,18 @@ def replay_message(report: ReplayReport) -> tuple[str, int]:
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(ReadOnlyTenantAdmin):
-    list_display = ("created_at", "tenant", "trace_id", "step", "tool", "status", "rows", "latency_ms", "actor")
+    list_display = (
+        "created_at",
+        "tenant",
+        "trace_id",
+        "step",
+        "tool",
+        "called_as",
+        "status",
+        "rows",
+        "latency_ms",
+        "actor",
+    )
     list_filter = ("tenant", "tool", "status", "created_at")
     date_hierarchy = "created_at"
     search_fields = ("trace_id",)

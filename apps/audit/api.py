@@ -21,6 +21,7 @@ def event_out(event: AuditEvent) -> dict[str, Any]:
         "trace_id": event.trace_id,
         "step": event.step,
         "tool": event.tool,
+        "called_as": event.called_as or event.tool,
         "arguments": event.arguments,
         "status": event.status,
         "error": event.error,
@@ -81,7 +82,13 @@ class ReplayView(TenantAPIView):
         report = replay(trace_id=trace_id, tenant=self.tenant, against_current=current)
         steps = [asdict(s) for s in report.steps]
         return Response(
-            {"trace_id": trace_id, "against": report.against, "differences": len(report.differences), "steps": steps}
+            {
+                "trace_id": trace_id,
+                "against": report.against,
+                "differences": len(report.differences),
+                "not_replayable": len(report.not_replayable),
+                "steps": steps,
+            }
         )
 
 

@@ -100,8 +100,14 @@ class AuditEvent(TenantOwnedModel):
     step = models.PositiveIntegerField()
     call_id = models.CharField(max_length=100)
     actor = models.CharField(max_length=200, blank=True, help_text="user:NAME or token:PREFIX")
-    tool = models.CharField(max_length=40)
+    tool = models.CharField(max_length=40, help_text="the canonical tool that ran (get_schema, run_query...)")
+    called_as = models.CharField(
+        max_length=40, blank=True, help_text="the name the model called: the tool's own or a documented alias"
+    )
     arguments = models.JSONField(default=dict)
+    called_arguments = models.JSONField(
+        null=True, blank=True, help_text="an alias call's arguments as the model sent them (`arguments`: canonical)"
+    )
     status = models.CharField(max_length=20)
     error = models.TextField(blank=True)
     result_digest = models.CharField(max_length=64, blank=True, help_text="sha256 of the result's columns and rows")

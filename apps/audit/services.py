@@ -89,9 +89,11 @@ def tool_call_record(
             call_id=outcome.call_id[:100],
             actor=actor[:200],
             tool=outcome.name[:40],
+            called_as=(outcome.called_as or outcome.name)[:40],
             arguments=outcome.arguments,
+            called_arguments=outcome.called_arguments,
             status=outcome.status,
-            error=outcome.error,
+            error=outcome.detail or outcome.error,  # admins read the technical text; people never do
             result_digest=digest,
             result_size=size,
             rows=outcome.row_count,

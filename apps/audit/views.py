@@ -94,6 +94,7 @@ def _step_row(event: AuditEvent) -> dict[str, Any]:
     return {
         "step": event.step,
         "tool": event.tool,
+        "called_as": event.called_as,
         "arguments": _arguments_summary(event.arguments),
         "status": event.status,
         "error": event.error,

@@ -8,6 +8,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
+from apps.agent.aliases import canonical_or_same
 from apps.agent.messages import user_error
 from apps.agent.state import RunContext, RunState
 from apps.agent.tools import ToolOutcome, run_tool
@@ -64,12 +65,14 @@ def tool(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
             text = f"skipped: at most {ctx.max_parallel} tool calls per step; ask again in the next step"
             replies.append(ToolMessage(content=text, tool_call_id=call_id, name=call["name"], status="error"))
             continue
-        key = _key(call["name"], call["args"])
+        name, args = canonical_or_same(call["name"], call["args"])  # an alias repeats its canonical call
+        key = _key(name, args)
         if key in seen:
             ctx.emit("tool.finished", step=state.steps, tool=call["name"], status="repeated", call_id=call_id)
             return {"outcomes": outcomes, "status": "failed", "error": user_error("no_progress", ctx.language)}
         seen.add(key)
-        ctx.emit("tool.started", step=state.steps, tool=call["name"], call_id=call_id, args=call["args"])
+        alias = {"called_as": call["name"]} if name != call["name"] else {}
+        ctx.emit("tool.started", step=state.steps, tool=name, call_id=call_id, args=call["args"], **alias)
         outcome = run_tool(
             ctx.binding,
             tools=ctx.tools,
@@ -91,6 +94,7 @@ def tool(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
             latency_ms=outcome.latency_ms,
             ref=outcome.ref,
             error=outcome.error,
+            **({"called_as": outcome.called_as} if outcome.called_as else {}),
         )
         replies.append(ToolMessage(content=outcome.for_model(), tool_call_id=call_id, name=outcome.name))
         if outcome.status == "system_error":  # never answered around: the run stops here
