@@ -229,9 +229,18 @@ LLM_PRICES: dict[str, dict[str, float]] = {
     "qwen-plus": {"input": 0.40, "output": 1.20},
     **env.json("LLM_PRICES", default={}),
 }
-# Web search (Tavily): the search_web tool is offered to the model only when a key is set.
-TAVILY_API_KEY = env.str("TAVILY_API_KEY", default="")
+# Web search (Tavily): the search_web tool is offered to the model only when a key is set. The requirement
+# documents name the variable VITE_TAVILY_API_KEY; it is read when TAVILY_API_KEY is not set.
+TAVILY_API_KEY = env.str("TAVILY_API_KEY", default="") or env.str("VITE_TAVILY_API_KEY", default="")
 TAVILY_BASE_URL = env.str("TAVILY_BASE_URL", default="https://api.tavily.com")
+# web_reader (a public page's text, behind an SSRF guard) is offered when web access is enabled: by default
+# together with web search. Addresses in WEB_READER_ALLOWED_NETWORKS may be read although they are private.
+WEB_READER_ENABLED = env.bool("WEB_READER_ENABLED", default=bool(TAVILY_API_KEY))
+WEB_READER_ALLOWED_NETWORKS = env.list("WEB_READER_ALLOWED_NETWORKS", default=[])
+WEB_READER_MAX_BYTES = env.int("WEB_READER_MAX_BYTES", default=2_000_000)
+WEB_READER_MAX_CHARS = env.int("WEB_READER_MAX_CHARS", default=8_000)
+WEB_READER_TIMEOUT_SECONDS = env.float("WEB_READER_TIMEOUT_SECONDS", default=10.0)
+WEB_READER_MAX_REDIRECTS = env.int("WEB_READER_MAX_REDIRECTS", default=5)
 
 # Logs: JSON lines on stderr (LOG_FORMAT=text for a terminal), each carrying trace_id, tenant and actor.
 from apps.observability.logs import logging_config  # noqa: E402  (stdlib only; no Django models)

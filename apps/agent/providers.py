@@ -32,9 +32,36 @@ def _search(binding: DataBinding, args: Any, previous: Sequence[ToolOutcome]) ->
     return {"payload": found}
 
 
-def optional_tools() -> list[Tool]:
-    if not getattr(settings, "TAVILY_API_KEY", ""):
-        return []
-    from apps.agent.search_web import SearchWebArgs
+def reader_limits() -> Any:
+    from apps.agent.web_reader import ReaderLimits, networks
 
-    return [Tool("search_web", SearchWebArgs, _search)]  # type: ignore[arg-type]
+    return ReaderLimits(
+        max_bytes=settings.WEB_READER_MAX_BYTES,
+        max_chars=settings.WEB_READER_MAX_CHARS,
+        timeout_s=settings.WEB_READER_TIMEOUT_SECONDS,
+        max_redirects=settings.WEB_READER_MAX_REDIRECTS,
+        allowed=networks(settings.WEB_READER_ALLOWED_NETWORKS),
+    )
+
+
+def _read(binding: DataBinding, args: Any, previous: Sequence[ToolOutcome]) -> dict[str, Any]:
+    from apps.agent.web_reader import read_page
+
+    found = read_page(args.url, limits=reader_limits())
+    if "error" in found:  # the model hears why and may go on without the page
+        raise ToolInputError(str(found["error"]), code="web_read_failed")
+    return {"payload": found}
+
+
+def optional_tools() -> list[Tool]:
+    """search_web with a Tavily key; web_reader when web access is enabled (by default: with the key)."""
+    tools = []
+    if getattr(settings, "TAVILY_API_KEY", ""):
+        from apps.agent.search_web import SearchWebArgs
+
+        tools.append(Tool("search_web", SearchWebArgs, _search))  # type: ignore[arg-type]
+    if getattr(settings, "WEB_READER_ENABLED", False):
+        from apps.agent.web_reader import WebReaderArgs
+
+        tools.append(Tool("web_reader", WebReaderArgs, _read))  # type: ignore[arg-type]
+    return tools

@@ -1,4 +1,4 @@
-"""Loopback servers for agent tests: an OpenAI-compatible chat endpoint and a Tavily search endpoint."""
+"""Loopback servers for agent tests: an OpenAI-compatible chat endpoint, a Tavily search endpoint and web pages."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.agent.loopback import LOOPBACK_OPENAI_KEY, OpenAIServer, TavilyServer
+from tests.agent.loopback import LOOPBACK_OPENAI_KEY, OpenAIServer, PageServer, TavilyServer
 
 
 @pytest.fixture
@@ -21,6 +21,14 @@ def openai_server() -> Iterator[OpenAIServer]:
 @pytest.fixture
 def tavily_server() -> Iterator[TavilyServer]:
     server = TavilyServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def page_server() -> Iterator[PageServer]:
+    server = PageServer()
     server.start()
     yield server
     server.stop()

@@ -461,3 +461,44 @@ class TavilyServer(LoopbackServer):
                 "response_time": 0.01,
             },
         )
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a PageServer: `body` sent as is; `unsized` leaves out Content-Length (the body ends when the
+    connection closes, so only reading it shows its size); `location` makes it a redirect."""
+
+    body: bytes = b""
+    content_type: str = "text/html; charset=utf-8"
+    status: int = 200
+    location: str | None = None
+    unsized: bool = False
+
+
+class PageServer(LoopbackServer):
+    """`GET <path>` answering with `pages[path]` (404 otherwise): web pages for web_reader."""
+
+    def __init__(self, pages: dict[str, Page] | None = None) -> None:
+        super().__init__()
+        self.pages: dict[str, Page] = dict(pages or {})
+
+    def respond(self, handler: _Handler, request: RecordedRequest, failure: Failure | None) -> None:
+        page = self.pages.get(request.path)
+        if request.method != "GET" or page is None:
+            handler.send_raw(404, b"not found", "text/plain")
+            return
+        headers = {"Location": page.location} if page.location else {}
+        if not page.unsized:
+            handler.send_raw(page.status, page.body, page.content_type, headers)
+            return
+        handler.send_response(page.status)
+        handler.send_header("Content-Type", page.content_type)
+        handler.send_header("Connection", "close")
+        handler.close_connection = True
+        handler.end_headers()
+        try:
+            for start in range(0, len(page.body), 65536):
+                handler.wfile.write(page.body[start : start + 65536])
+            handler.wfile.flush()
+        except OSError:
+            pass  # the reader stopped at its size cap and closed the connection
