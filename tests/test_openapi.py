@@ -48,3 +48,30 @@ def test_docs_page_uses_local_assets(db, client):
     page = client.get("/api/docs/").content.decode()
     assert "swagger-ui" in page.lower() and "/static/drf_spectacular_sidecar/" in page
     assert "cdn" not in page.lower() and "unpkg" not in page.lower()
+
+
+def test_queryspec_bodies_are_documented_in_both_spellings(db, client):
+    schema = yaml.safe_load(client.get("/api/schema/").content)
+    components, paths = schema["components"]["schemas"], schema["paths"]
+    for name, explicit, documented in (
+        ("Filter", "column", "col"),
+        ("Aggregation", "func", "agg"),
+        ("Sort", "by", "col"),
+    ):
+        properties = components[name]["properties"]
+        assert explicit in properties and documented in properties, name
+    assert components["Sort"]["properties"]["dir"]["anyOf"] == [{"type": "string", "enum": ["asc", "desc"]}]
+    assert {"required": ["as"]} in components["Derived"]["allOf"][0]["anyOf"]
+    for path in ("/api/v1/datasets/{dataset_id}/query/", "/api/v1/datasets/{dataset_id}/export/"):
+        examples = paths[path]["post"]["requestBody"]["content"]["application/json"]["examples"]
+        documented, explicit = examples["DocumentedSpelling"]["value"], examples["ExplicitSpelling"]["value"]
+        assert documented["aggregations"][0] == {"as": "return_qty", "agg": "sum", "col": "退货数量"}
+        assert documented["sort"] == [{"col": "月份", "dir": "asc"}] and explicit["sort"] == [
+            {"by": "月份", "desc": False}
+        ]
+    plot = paths["/api/v1/datasets/{dataset_id}/plot/"]["post"]["requestBody"]["content"]["application/json"]
+    assert plot["examples"]["DocumentedSpelling"]["value"]["plot"]["y_format"] == "percent"
+    create = paths["/api/v1/datasets/"]["post"]["requestBody"]["content"]["application/json"]
+    assert create["examples"]["CreateDataset"]["value"] == {"file_id": 1, "sheet": "Sheet1", "header_row": 1}
+    assert "file_id" in components["DatasetUploadInRequest"]["properties"]
+    assert "/api/v1/datasets/{dataset_id}/schema/" in paths

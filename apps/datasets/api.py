@@ -1,4 +1,8 @@
-"""REST endpoints for datasets: upload, list, detail with schema, sample rows, query, versions."""
+"""REST endpoints for datasets: upload, list, detail with schema, sample rows, query, versions.
+
+Bodies and answers carry the requirement documents' names (file_id, dataset_id, example_values,
+mapped_columns) beside the richer ones.
+"""
 
 from __future__ import annotations
 
@@ -13,16 +17,20 @@ from rest_framework.response import Response
 from apps.datasets import selectors, services
 from apps.datasets.errors import QueryInvalid
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload
-from apps.datasets.resolve import resolve_fields
+from apps.datasets.profile import TableProfile
+from apps.datasets.resolve import mapped_columns, resolve_fields
 from apps.datasets.validation import parse_spec
 from apps.tenants.api_base import TenantAPIView
 from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE
 from apps.tenants.scoping import get_for_tenant_or_404
 
+SOURCE_TYPES = {"csv": "csv", "xlsx": "excel", "xls": "excel"}
+
 
 def upload_out(upload: Upload) -> dict[str, Any]:
     return {
         "id": upload.pk,
+        "file_id": upload.pk,  # the documented name: create a dataset with {"file_id", "sheet", "header_row"}
         "name": upload.original_name,
         "format": upload.file_format,
         "size_bytes": upload.size_bytes,
@@ -52,6 +60,7 @@ def dataset_out(dataset: Dataset, *, detail: bool = False) -> dict[str, Any]:
     current = dataset.current_version
     body: dict[str, Any] = {
         "id": dataset.pk,
+        "dataset_id": dataset.pk,
         "name": dataset.name,
         "description": dataset.description,
         "row_count": current.row_count if current else None,
@@ -62,20 +71,44 @@ def dataset_out(dataset: Dataset, *, detail: bool = False) -> dict[str, Any]:
     if detail:
         versions = DatasetVersion.objects.for_tenant(dataset.tenant).filter(dataset=dataset).select_related("upload")
         body["versions"] = [version_out(v) for v in versions]
-        body["schema"] = current.profile["columns"] if current and current.profile else None
+        body["schema"] = schema_out(current)["columns"] if current and current.profile else None
+        body["source_type"] = SOURCE_TYPES.get(current.upload.file_format) if current else None
     return body
+
+
+def schema_out(version: DatasetVersion) -> dict[str, Any]:
+    """get_schema's answer: `columns` with name, type, null_ratio and example_values, and the richer profile."""
+    return TableProfile.model_validate(version.profile).model_dump(mode="json")
+
+
+def same_dataset(dataset: Dataset, given: Any) -> None:
+    """A documented body may name its dataset; the URL already does, so the two must agree."""
+    if given in (None, "") or str(given).strip() == str(dataset.pk):
+        return
+    raise QueryInvalid(
+        _("dataset_id %(given)s in the body is not this dataset (%(id)s); send %(id)s or leave it out")
+        % {"given": str(given)[:40], "id": dataset.pk},
+        code="dataset_mismatch",
+    )
 
 
 class DatasetUploadIn(serializers.Serializer):
     file = serializers.FileField(required=False, allow_empty_file=True)  # the ingest explains empty files
     upload = serializers.IntegerField(required=False, help_text="id of a staged upload instead of a file")
+    file_id = serializers.IntegerField(
+        required=False, help_text="the same as upload (the documented name): a file staged with POST uploads/"
+    )
     name = serializers.CharField(required=False, max_length=200)
     sheet = serializers.CharField(required=False, max_length=255)
     header_row = serializers.IntegerField(required=False, default=1, min_value=1, max_value=1000)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if ("file" in attrs) == ("upload" in attrs):
-            raise serializers.ValidationError(_("send either a file (multipart 'file') or the id of an upload"))
+        if sum(key in attrs for key in ("file", "upload", "file_id")) != 1:
+            raise serializers.ValidationError(
+                _("send either a file (multipart 'file') or the id of an upload ('file_id' or 'upload')")
+            )
+        if "file_id" in attrs:
+            attrs["upload"] = attrs.pop("file_id")
         return attrs
 
 
@@ -84,7 +117,7 @@ class _DatasetsBase(TenantAPIView):
 
     def receive(self, request: Request, data: dict[str, Any]) -> Upload:
         if "upload" in data:
-            return get_for_tenant_or_404(Upload, self.tenant, pk=data["upload"])
+            return selectors.upload_get(tenant=self.tenant, file_id=data["upload"])
         file = data["file"]
         return services.upload_receive(
             tenant=self.tenant,
@@ -174,8 +207,40 @@ class DatasetVersionView(TenantAPIView):
         return Response(version_out(selectors.version_get(tenant=self.tenant, dataset=dataset, number=number)))
 
 
-class DatasetRowsView(TenantAPIView):
+class SampleRowsIn(serializers.Serializer):
+    """sample_rows as documented: {"dataset_id", "n", "columns"} (dataset_id, if sent, must be the URL's)."""
+
+    dataset_id = serializers.CharField(required=False, allow_null=True, max_length=40)
+    n = serializers.IntegerField(required=False, default=10, min_value=1, max_value=selectors.MAX_SAMPLE_ROWS)
+    columns = serializers.ListField(
+        child=serializers.CharField(max_length=255), required=False, default=list, max_length=50
+    )
+
+
+class DatasetSchemaView(TenantAPIView):
+    """get_schema: per column its name, type, null_ratio, example_values, and kind, role, distinct count..."""
+
     scope_map = {"GET": DATASETS_READ}
+
+    def get(self, request: Request, dataset_id: int) -> Response:
+        dataset = selectors.dataset_get(tenant=self.tenant, key=dataset_id)
+        version = selectors.ready_version(dataset=dataset)
+        return Response({"dataset_id": dataset.pk, "version": version.number, **schema_out(version)})
+
+
+class DatasetRowsView(TenantAPIView):
+    scope_map = {"GET": DATASETS_READ, "POST": DATASETS_READ}
+
+    def post(self, request: Request, dataset_id: int) -> Response:
+        """The documented body: {"n": 5, "columns": ["账号", "月份"]}."""
+        data = SampleRowsIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        dataset = selectors.dataset_get(tenant=self.tenant, key=dataset_id)
+        same_dataset(dataset, values.get("dataset_id"))
+        version = selectors.ready_version(dataset=dataset)
+        result = selectors.sample_rows(version=version, n=values["n"], columns=values["columns"] or None)
+        return Response(result.model_dump(exclude={"sql", "params"}))
 
     def get(self, request: Request, dataset_id: int) -> Response:
         version = selectors.ready_version(dataset=selectors.dataset_get(tenant=self.tenant, key=dataset_id))
@@ -202,6 +267,7 @@ class DatasetQueryView(TenantAPIView):
 
 class ResolveIn(serializers.Serializer):
     terms = serializers.ListField(child=serializers.CharField(max_length=100), min_length=1, max_length=20)
+    dataset_id = serializers.CharField(required=False, allow_null=True, max_length=40, help_text="the URL's, if sent")
 
 
 class DatasetResolveView(TenantAPIView):
@@ -213,13 +279,16 @@ class DatasetResolveView(TenantAPIView):
         data = ResolveIn(data=request.data)
         data.is_valid(raise_exception=True)
         dataset = selectors.dataset_get(tenant=self.tenant, key=dataset_id)
+        same_dataset(dataset, data.validated_data.get("dataset_id"))
         version = selectors.ready_version(dataset=dataset)
         resolutions = resolve_fields(
             data.validated_data["terms"],
             selectors.schema_of(version),
             synonyms=selectors.synonyms_for(tenant=self.tenant, dataset=dataset),
         )
-        return Response({"resolutions": [r.model_dump() for r in resolutions]})
+        return Response(
+            {"mapped_columns": mapped_columns(resolutions), "resolutions": [r.model_dump() for r in resolutions]}
+        )
 
 
 class SynonymIn(serializers.Serializer):

@@ -12,6 +12,7 @@ urlpatterns = [
         api.DatasetVersionView.as_view(),
         name="api-dataset-version",
     ),
+    path("datasets/<int:dataset_id>/schema/", api.DatasetSchemaView.as_view(), name="api-dataset-schema"),
     path("datasets/<int:dataset_id>/rows/", api.DatasetRowsView.as_view(), name="api-dataset-rows"),
     path("datasets/<int:dataset_id>/query/", api.DatasetQueryView.as_view(), name="api-dataset-query"),
     path("datasets/<int:dataset_id>/resolve/", api.DatasetResolveView.as_view(), name="api-dataset-resolve"),

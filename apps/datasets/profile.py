@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 from sqlglot import exp
 
 from apps.datasets import engine
@@ -37,6 +37,10 @@ class ColumnProfile(BaseModel):
     total_label: str | None = Field(
         default=None, description="the value naming a summary row (Total, 合计), which aggregations must leave out"
     )
+
+    @computed_field(description="the documented name of `examples` (get_schema's columns[].example_values)")
+    def example_values(self) -> list[Any]:
+        return self.examples
 
 
 class TableProfile(BaseModel):

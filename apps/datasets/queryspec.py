@@ -9,10 +9,20 @@ query's cost is predictable. Column names are checked against the schema by the 
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from django.utils.translation import gettext as _
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    field_validator,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 from apps.datasets.naming import quoted_list
 
@@ -69,10 +79,37 @@ def check_keys(data: dict[Any, Any], model: type[BaseModel]) -> None:
             raise ValueError(_("%(keys)s spell the same key; give only one of them") % {"keys": quoted_list(given)})
 
 
+def document_spellings(schema: JsonSchemaValue, model: type[BaseModel], types: dict[str, Any]) -> None:
+    """Add the other spellings of each key to a model's JSON schema, so the documented bodies validate against it.
+
+    A required key spelt two ways becomes "one of them is required"; `types` gives a spelling whose value
+    is written differently (`dir: "asc"` for `desc: false`).
+    """
+    properties, required = schema.get("properties", {}), schema.get("required", [])
+    either = []
+    for field, keys in spellings(model).items():
+        if field not in properties or len(keys) < 2:
+            continue
+        for key in keys[1:]:
+            spelling = {k: v for k, v in properties[field].items() if k not in ("title", "default", "description")}
+            spelling = types.get(key, spelling)
+            if "enum" in spelling:  # inline, so the API schema keeps one named enum per choice set
+                spelling = {"anyOf": [spelling]}
+            properties[key] = {**spelling, "description": f"the documented spelling of {field}"}
+        if field in required:
+            required.remove(field)
+            either.append({"anyOf": [{"required": [key]} for key in keys]})
+    if either:
+        schema["allOf"] = either
+    if not required:
+        schema.pop("required", None)
+
+
 class _Strict(BaseModel):
     """A closed model: unknown keys are refused with the accepted spellings named."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    _spelling_types: ClassVar[dict[str, Any]] = {}
 
     @model_validator(mode="before")
     @classmethod
@@ -80,6 +117,14 @@ class _Strict(BaseModel):
         if isinstance(data, dict):
             check_keys(data, cls)
         return data
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        """The API documents (serialisation mode) list every spelling; the model's tool schema keeps one."""
+        schema = handler.resolve_ref_schema(handler(core_schema))
+        if handler.mode == "serialization":
+            document_spellings(schema, cls, cls._spelling_types)
+        return schema
 
 
 class Filter(_Strict):
@@ -194,6 +239,8 @@ class Window(_Strict):
 
 
 class Sort(_Strict):
+    _spelling_types: ClassVar[dict[str, Any]] = {"dir": {"type": "string", "enum": ["asc", "desc"]}}
+
     by: Name = Field(validation_alias=AliasChoices("by", "col"), description="an output name; also spelt col")
     desc: bool = Field(
         default=False,
@@ -233,6 +280,15 @@ class QuerySpec(_Strict):
         if isinstance(value, list):
             return [{"column": item} if isinstance(item, str) else item for item in value]
         return value
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        schema = super().__get_pydantic_json_schema__(core_schema, handler)
+        if handler.mode == "serialization":  # the API documents: the shorthand the requirement documents use
+            group_by = schema["properties"]["group_by"]
+            shorthand = {"type": "string", "description": 'a column name, short for {"column": name}'}
+            group_by["items"] = {"anyOf": [shorthand, group_by["items"]]}
+        return schema
 
     @property
     def is_aggregate(self) -> bool:

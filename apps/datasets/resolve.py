@@ -134,3 +134,9 @@ def resolve_fields(
         matches.sort(key=lambda m: (-m.score, m.kind != "column", m.column, str(m.value)))
         resolutions.append(Resolution(term=term, matches=matches[:limit]))
     return resolutions
+
+
+def mapped_columns(resolutions: Iterable[Resolution]) -> list[str]:
+    """The documented answer of resolve_fields: the columns the terms map to, best first, each once."""
+    ranked = sorted((m for r in resolutions for m in r.matches), key=lambda m: -m.score)
+    return list(dict.fromkeys(m.column for m in ranked))

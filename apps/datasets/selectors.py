@@ -21,7 +21,7 @@ from sqlglot import exp
 from apps.datasets import engine, storage
 from apps.datasets.compiler import compile_query
 from apps.datasets.errors import QueryInvalid
-from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, VersionStatus
+from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload, VersionStatus
 from apps.datasets.naming import closest
 from apps.datasets.profile import TableProfile
 from apps.datasets.queryspec import QuerySpec
@@ -47,6 +47,17 @@ def dataset_get(*, tenant: Tenant, key: int | str) -> Dataset:
     except Http404:
         names = list(Dataset.objects.for_tenant(tenant).values_list("name", flat=True)[:500])
         raise Http404(_("no dataset named '%(name)s'%(hint)s") % {"name": text, "hint": closest(text, names)}) from None
+
+
+def upload_get(*, tenant: Tenant, file_id: int | str) -> Upload:
+    """A file staged with POST uploads/ (its `file_id`); another tenant's file is a 404 like a missing one."""
+    text = str(file_id).strip()
+    try:
+        return get_for_tenant_or_404(Upload, tenant, pk=int(text))
+    except (Http404, ValueError):
+        raise Http404(
+            _("no uploaded file with file_id %(id)s; stage the file with POST uploads/ first") % {"id": text[:40]}
+        ) from None
 
 
 def synonyms_for(*, tenant: Tenant, dataset: Dataset) -> dict[str, str]:
