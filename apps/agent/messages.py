@@ -5,9 +5,14 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from apps.agent.failures import failure_reason, failure_suggestions
 from apps.agent.response import ErrorOut
 
 Lang = Literal["zh", "en"]
+LANGUAGE_CODES: dict[str, str] = {"zh": "zh-hans", "en": "en"}
 
 _TEXTS: dict[str, dict[str, tuple[str, list[str]]]] = {
     "intercepted": {
@@ -18,13 +23,6 @@ _TEXTS: dict[str, dict[str, tuple[str, list[str]]]] = {
         "en": (
             "This answer did not pass the checks against your data, so it was held back: {detail}.",
             ["Rephrase the question more specifically", "Check that the data source has the fields and period asked"],
-        ),
-    },
-    "tool_failed": {
-        "zh": ("查询数据时出错：{detail}。", ["检查数据源连接后重试", "缩小查询范围（加筛选条件或更粗的时间粒度）"]),
-        "en": (
-            "Reading the data failed: {detail}.",
-            ["Check the data source connection and try again", "Narrow the question (add filters, coarser time grain)"],
         ),
     },
     "no_progress": {
@@ -77,6 +75,17 @@ def language_of(text: str) -> Lang:
     return "zh" if cjk and cjk >= words else "en"
 
 
-def user_error(code: str, lang: Lang, detail: str = "") -> ErrorOut:
+def user_error(code: str, lang: Lang, detail: str = "", *, cause: str = "") -> ErrorOut:
+    """`cause`: a failed tool's error code; its message says why in words people read, and what to do."""
+    if code == "tool_failed":
+        return tool_failed(lang, cause, detail)
     message, suggestions = _TEXTS[code][lang]
     return ErrorOut(code=code, message=message.format(detail=detail.rstrip("。.")), suggestions=list(suggestions))
+
+
+def tool_failed(lang: Lang, cause: str, detail: str = "") -> ErrorOut:
+    """A tool could not answer: why (never a host, port, path or driver text) and what to try."""
+    with translation.override(LANGUAGE_CODES[lang]):
+        reason = failure_reason(cause) if cause or not detail else detail
+        message = _("Reading the data failed: %(reason)s.") % {"reason": reason.rstrip("。.")}
+        return ErrorOut(code="tool_failed", message=message, suggestions=failure_suggestions(cause))

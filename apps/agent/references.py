@@ -6,6 +6,8 @@ reports it (`unfilled_reference`).
 
 Formats: (none) numbers with thousands separators (years as written), up to 2 decimals (4 significant digits below 1);
 `int`; `d0`..`d4` fixed decimals; `pct`/`pct0`/`pct2` ratio shown as percent; `wan`, `yi` (万, 亿).
+A reference into a result with no rows, or to a column with no value in any row (a sum over nothing), reads
+"no data matched" (无匹配数据); an empty cell among values reads "empty" — never a bare dash.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from django.utils.translation import gettext as _
 
 from apps.agent.tools import ToolOutcome
 
@@ -46,9 +50,13 @@ def _number(value: float, decimals: int | None = None) -> str:
     return f"{value:,.{decimals}f}"
 
 
+def no_data_matched() -> str:
+    return _("no data matched")
+
+
 def format_value(value: Any, fmt: str | None) -> str:
     if value is None:
-        return "—"
+        return _("empty")
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
     if not fmt:
@@ -74,9 +82,16 @@ def _resolve(match: re.Match[str], by_ref: dict[str, ToolOutcome]) -> Fill | Non
             format_value(outcome.row_count, fmt), outcome.ref or "", outcome.step, None, "row_count", outcome.row_count
         )
     column, row = match["column"].strip(), int(match["row"])
-    if column not in outcome.columns or row >= len(outcome.rows):
+    if column not in outcome.columns:
         return None
-    value = outcome.rows[row][outcome.columns.index(column)]
+    index = outcome.columns.index(column)
+    if not outcome.rows and outcome.row_count == 0:  # the query matched nothing: say so
+        return Fill(no_data_matched(), outcome.ref or "", outcome.step, None, column, None)
+    if row >= len(outcome.rows):
+        return None
+    value = outcome.rows[row][index]
+    if value is None and all(r[index] is None for r in outcome.rows):
+        return Fill(no_data_matched(), outcome.ref or "", outcome.step, row, column, value)
     return Fill(format_value(value, fmt), outcome.ref or "", outcome.step, row, column, value)
 
 

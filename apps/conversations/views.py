@@ -115,6 +115,7 @@ def _chat_strings() -> dict[str, str]:
         "grounded_all": _("From step %(step)s (%(tool)s), column %(column)s"),
         "steps": _("Steps"),
         "rows_shown": _("Showing %(shown)s of %(total)s rows"),
+        "no_rows": _("No data matched."),
         "download": _("Download %(name)s (%(format)s)"),
         "recommended": _("You could also ask"),
         "needs_choice": _("Needs your choice"),

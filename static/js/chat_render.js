@@ -171,7 +171,7 @@
     explanationField(fields, T.explain_measures, (e.measures || []).map((m) => m.name + " = " + m.formula));
     explanationField(fields, T.explain_windows, e.windows);
     explanationField(fields, T.explain_sort, e.sort_limit);
-    explanationField(fields, T.explain_rows, String(e.rows || 0) + (e.truncated ? " " + T.explain_more_rows : ""));
+    explanationField(fields, T.explain_rows, (e.rows ? String(e.rows) : "0 · " + T.no_rows) + (e.truncated ? " " + T.explain_more_rows : ""));
     explanationField(fields, T.explain_assumptions, e.assumptions);
     item.append(fields);
     if (e.sql) {
@@ -218,6 +218,14 @@
       });
       body.append(tr);
     });
+    if (!(table.rows || []).length) {
+      // An empty result says so in words, not with an empty grid or a dash.
+      const cell = el("td", "muted no-rows", T.no_rows);
+      cell.colSpan = Math.max(1, (table.columns || []).length);
+      const tr = el("tr");
+      tr.append(cell);
+      body.append(tr);
+    }
     grid.append(body);
     wrap.append(grid);
     const total = table.row_count || (table.rows || []).length;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from apps.agent.prompts import PROMPTS_DIR, load_prompt
 from apps.agent.references import fill_references, format_value
@@ -36,7 +37,6 @@ RESULT = outcome(
         (2.5, "d0", "2"),
         (1234567.891, "wan", "123.46万"),
         (123456789, "yi", "1.23亿"),
-        (None, None, "—"),
         ("华东", "pct", "华东"),
     ],
 )
@@ -64,6 +64,22 @@ def test_fill_from_results_and_record_provenance():
 def test_unresolvable_references_stay_for_verify(draft):
     text, fills = fill_references(draft, [RESULT])
     assert text == draft and fills == []
+
+
+@pytest.mark.parametrize(
+    ("language", "empty", "nothing"), [("en", "empty", "no data matched"), ("zh-hans", "空值", "无匹配数据")]
+)
+def test_empty_results_say_no_data_matched_and_never_show_a_dash(language, empty, nothing):
+    no_rows = outcome(columns=["地区", "销售额"], rows=[], row_count=0)
+    sum_of_nothing = outcome(ref="q2", columns=["销售额"], rows=[[None]], row_count=1)
+    with translation.override(language):
+        assert format_value(None, None) == empty
+        assert fill_references("{{q1.占比[1]|pct}}", [RESULT])[0] == empty, "an empty cell among values"
+        text, fills = fill_references("华东：{{q1.销售额[0]}}；合计：{{q2.销售额[0]|wan}}", [no_rows, sum_of_nothing])
+    assert text == f"华东：{nothing}；合计：{nothing}" and "—" not in text
+    assert [(f.ref, f.column, f.value) for f in fills] == [("q1", "销售额", None), ("q2", "销售额", None)]
+    assert fill_references("{{q1.地区[0]}}", [no_rows])[0] != "{{q1.地区[0]}}"
+    assert fill_references("{{q1.区域[0]}}", [no_rows])[0] == "{{q1.区域[0]}}", "an unknown column stays for verify"
 
 
 def test_failed_calls_cannot_be_referenced():

@@ -98,7 +98,7 @@ def tool(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         )
         replies.append(ToolMessage(content=outcome.for_model(), tool_call_id=call_id, name=outcome.name))
         if outcome.status == "system_error":  # never answered around: the run stops here
-            error = user_error("tool_failed", ctx.language, outcome.error)
+            error = user_error("tool_failed", ctx.language, cause=outcome.error_code)
             return {"outcomes": outcomes, "messages": replies, "status": "failed", "error": error}
     invalid = state.validation_errors + sum(1 for o in outcomes if o.status == "validation_error")
     update: dict[str, Any] = {"outcomes": outcomes, "messages": replies, "validation_errors": invalid}

@@ -11,7 +11,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from apps.agent.messages import language_of
-from apps.agent.response import ExplanationOut
+from apps.agent.references import no_data_matched
+from apps.agent.response import ExplanationOut, TableOut
 from apps.agent.runner import answer_question
 from apps.agent.tools import DataBinding
 from apps.datasets import selectors, source_selectors
@@ -48,6 +49,16 @@ class Command(BaseCommand):
         except PlatformError as exc:
             raise CommandError(exc.message) from exc
 
+    def _tables(self, tables: list[TableOut], language: str) -> None:
+        for table in tables:
+            self.stdout.write(f"\n{table.name}  ({table.row_count} rows)")
+            self.stdout.write("  " + " | ".join(table.columns))
+            for row in table.rows[:20]:
+                self.stdout.write("  " + " | ".join("" if v is None else str(v) for v in row))
+            if not table.rows:  # an empty result says so
+                with translation.override(language):
+                    self.stdout.write("  " + no_data_matched())
+
     def handle(self, *args: Any, **opts: Any) -> None:
         binding = self._binding(opts)
 
@@ -74,14 +85,11 @@ class Command(BaseCommand):
                 self.stdout.write(f"  - {suggestion}")
             return
         self.stdout.write(response.answer)
-        for table in response.tables:
-            self.stdout.write(f"\n{table.name}  ({table.row_count} rows)")
-            self.stdout.write("  " + " | ".join(table.columns))
-            for row in table.rows[:20]:
-                self.stdout.write("  " + " | ".join("" if v is None else str(v) for v in row))
+        language = "zh-hans" if language_of(opts["question"]) == "zh" else "en"
+        self._tables(response.tables, language)
         for question in response.recommended_questions:
             self.stdout.write(f">> {question}")
-        with translation.override("zh-hans" if language_of(opts["question"]) == "zh" else "en"):
+        with translation.override(language):
             for line in explanation_lines(response.explanation):
                 self.stdout.write(line)
             for warning in response.verification.warnings:
@@ -109,7 +117,7 @@ def explanation_lines(explanations: list[ExplanationOut]) -> list[str]:
         if e.sort_limit:
             lines.append(field(_("Sort and limit"), e.sort_limit))
         more = " " + _("(more rows matched)") if e.truncated else ""
-        lines.append(field(_("Rows returned"), f"{e.rows}{more}"))
+        lines.append(field(_("Rows returned"), f"{e.rows}{more}" if e.rows else f"0 · {no_data_matched()}"))
         lines += [field(_("Assumption"), note) for note in e.assumptions]
         lines += [field("SQL", line) for line in (e.sql or "").splitlines()]
     return lines
