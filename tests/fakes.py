@@ -29,6 +29,33 @@ def final(text: str) -> AIMessage:
     return AIMessage(content=text)
 
 
+def structured_call(name: str, **args: Any) -> dict[str, Any]:
+    """A tool call as the requirements' structured JSON writes it (inside `action.content`)."""
+    return {"tool_name": name, "tool_call_id": f"call_{next(_ids)}", "arguments": args}
+
+
+def structured(
+    kind: str,
+    content: Any,
+    *,
+    task_analysis: str = "",
+    execution_plan: str = "",
+    current_round: int = 1,
+    fenced: bool = False,
+    **action: Any,
+) -> AIMessage:
+    """A turn written in the requirements' structured JSON (no native tool calls): `kind` is "tool_call"
+    (content: a list of `structured_call`s) or "complete" (content: the answer)."""
+    body = {
+        "task_analysis": task_analysis,
+        "execution_plan": execution_plan,
+        "current_round": current_round,
+        "action": {"type": kind, "content": content, **action},
+    }
+    text = json.dumps(body, ensure_ascii=False, indent=2)
+    return AIMessage(content=f"```json\n{text}\n```" if fenced else text)
+
+
 def tool_results(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
     """The JSON bodies of the tool results the model has been shown so far."""
     out = []

@@ -57,6 +57,17 @@ _TEXTS: dict[str, dict[str, tuple[str, list[str]]]] = {
             ["Split the question into smaller ones", "Ask for a shorter answer"],
         ),
     },
+    "unreadable_reply": {
+        "zh": (
+            "模型的回复无法解读（不是完整有效的结构化 JSON），未生成回答。",
+            ["稍后重试", "把问题拆成几个更简单的问题"],
+        ),
+        "en": (
+            "The model's reply could not be read (it was not complete, valid structured JSON), so no answer was "
+            "produced.",
+            ["Try again", "Split the question into simpler ones"],
+        ),
+    },
     "llm_unavailable": {
         "zh": ("语言模型服务暂时不可用：{detail}。", ["稍后重试", "请管理员检查模型服务配置"]),
         "en": ("The language model service is unavailable: {detail}.", ["Try again later", "Ask an admin to check it"]),

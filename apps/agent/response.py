@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 
 class TableOut(BaseModel):
@@ -104,6 +104,12 @@ class AuditOut(BaseModel):
     llm: LlmUsageOut
     elapsed_ms: float = 0.0
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def llm_cost_usd(self) -> float:
+        """The run's LLM cost in USD: `llm.cost_usd`, under the name of the requirements' response."""
+        return self.llm.cost_usd
+
 
 class ErrorOut(BaseModel):
     code: str
@@ -123,6 +129,11 @@ class ClarificationOut(BaseModel):
 class AskResponse(BaseModel):
     status: Literal["answered", "intercepted", "failed"]
     answer: str = Field(default="", description="the answer; for a clarification, its question")
+    task_analysis: str = Field(
+        default="", description="the last plan step's task analysis, as streamed in its `plan` event (checked text)"
+    )
+    execution_plan: str = Field(default="", description="the rounds of the run: R1: ...; R2: ... (current)")
+    current_round: int = Field(default=0, description="the round of the last plan step (1, 2, ...)")
     tables: list[TableOut] = Field(default_factory=list)
     charts: list[ChartOut] = Field(default_factory=list)
     recommended_questions: list[str] = Field(

@@ -60,6 +60,10 @@ class RunState(BaseModel):
     )
     draft: str = Field(default="", description="the model's final text, references unfilled")
     answer: str = Field(default="", description="the draft with references filled, once verified")
+    markup_removed: bool = Field(default=False, description="model-written HTML or chart code was cut from the draft")
+    task_analysis: str = Field(default="", description="the last plan step's task analysis, as shown")
+    execution_plan: str = Field(default="", description="the last plan step's execution plan by round, as shown")
+    current_round: int = Field(default=0, description="the last plan step's round")
     verdict: Verdict | None = None
     status: RunStatus = "running"
     error: ErrorOut | None = None

@@ -138,9 +138,12 @@
       case "run.started":
         addStep(run, event, "step-started", fmt(T.started, { source: data.source || "" }));
         break;
-      case "plan":
-        addStep(run, event, "step-plan", planText(data));
+      case "plan": {
+        const item = addStep(run, event, "step-plan", planText(data));
+        const outline = R.planOutline(data, T);
+        if (outline) item.append(outline);
         break;
+      }
       case "tool.started": {
         const item = addStep(run, event, "step-tool running", data.tool + " · " + T.tool_running);
         item.dataset.tool = data.tool || "";

@@ -315,13 +315,37 @@
     box.append(note);
   }
 
-  // The steps of a finished run, from its audit (for turns loaded with the page).
+  // A plan step's structured plan: its round, task analysis and execution plan (checked text, shown as text).
+  function planOutline(data, T) {
+    const analysis = typeof data.task_analysis === "string" ? data.task_analysis : "";
+    const plan = typeof data.execution_plan === "string" ? data.execution_plan : "";
+    if (!analysis && !plan) return null;
+    const box = el("div", "plan-outline");
+    if (data.current_round) box.dataset.round = String(data.current_round);
+    const line = (className, label, text) => {
+      const p = el("p", className);
+      p.append(el("strong", null, label), document.createTextNode(text));
+      box.append(p);
+    };
+    if (data.current_round) box.append(el("p", "plan-round", fmt(T.round, { round: data.current_round })));
+    if (analysis) line("task-analysis", T.task_analysis, analysis);
+    if (plan) line("execution-plan", T.execution_plan, plan);
+    return box;
+  }
+
+  // The steps of a finished run, from its audit (for turns loaded with the page), after its last plan.
   function renderSteps(box, response, T) {
     const steps = (response.audit && response.audit.steps) || [];
-    if (!steps.length) return;
+    const outline = planOutline(response, T);
+    if (!steps.length && !outline) return;
     const details = el("details", "steps");
     details.append(el("summary", null, T.steps + " (" + steps.length + ")"));
     const list = el("ol", "timeline");
+    if (outline) {
+      const item = el("li", "step step-plan");
+      item.append(outline);
+      list.append(item);
+    }
     steps.forEach((s) => list.append(el("li", "step step-tool " + (s.status === "ok" ? "ok" : "bad"), stepText(s, T))));
     details.append(list);
     box.append(details);
@@ -365,5 +389,5 @@
   }
 
   window.addEventListener("resize", () => charts.forEach((c) => c.resize()));
-  window.ChatRender = { el, fmt, renderResponse, stepText, locateGrounding };
+  window.ChatRender = { el, fmt, renderResponse, stepText, locateGrounding, planOutline };
 })();

@@ -19,7 +19,9 @@ from tests.audit.test_audit import run
 from tests.fakes import final
 
 SAMPLE_DRAFT = "推荐套餐：Sample Kit，适合 {{q1.地区[0]}} 的客户。"
-HOSTILE_DRAFT = "推荐套餐：Sample Kit <script>alert(document.cookie)</script>，{{q1.地区[0]}} 增长 4321 元。"
+HOSTILE_DRAFT = "推荐套餐：Sample Kit，{{q1.地区[0]}} 增长 4321 元。"
+# Markup in a model's draft is removed before verify (apps/agent/markup.py); a question keeps whatever was typed.
+HOSTILE_QUESTION = "哪个<b>地区</b>最高？<script>alert(document.cookie)</script>"
 INTERCEPTIONS = "/admin/audit/interceptionlog/"
 
 
@@ -71,14 +73,14 @@ def test_interceptions_filter_by_tenant_reason_date_and_pattern(staff, binding, 
 
 
 def test_change_page_shows_draft_and_tool_results_side_by_side_escaped(staff, binding):  # noqa: F811
-    log = intercept(binding, HOSTILE_DRAFT, question="哪个<b>地区</b>最高？")
+    log = intercept(binding, HOSTILE_DRAFT, question=HOSTILE_QUESTION)
     page = staff.get(f"{INTERCEPTIONS}{log.pk}/change/").content.decode()
     panel = page.split('class="review-panel"', 1)[1]
     draft, tools = panel.split('class="review-col review-tools"', 1)
     assert '<mark class="pattern" title="matched pattern sample_word">Sample</mark>' in draft
     assert '<mark class="ungrounded" title="number not returned by any tool">4321</mark>' in draft
     assert "&lt;script&gt;alert(document.cookie)&lt;/script&gt;" in draft and "<script>alert" not in page
-    assert "哪个&lt;b&gt;地区&lt;/b&gt;最高？" in draft
+    assert "哪个&lt;b&gt;地区&lt;/b&gt;最高？" in draft and "<b>地区" not in page
     assert "<code>get_schema</code>" in tools and "<code>run_query</code>" in tools
     assert re.search(r"<tr><td>华东</td><td>160\.5</td></tr>", tools) and "3 of 3 rows" in tools
     assert "&quot;group_by&quot;" in tools, "arguments shown as escaped JSON"

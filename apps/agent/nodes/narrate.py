@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.utils.translation import gettext as _
 from langgraph.runtime import Runtime
 
 from apps.agent.clarification import read_clarification, strip_marker
@@ -39,14 +40,22 @@ def answer_parts(answer: str) -> tuple[str, list[str], ClarificationOut | None]:
     return text, questions, None
 
 
+def _markup_warning() -> dict[str, str]:
+    return {
+        "code": "model_markup_removed",
+        "message": str(_("HTML or chart code written by the model was removed; charts come only from the data.")),
+    }
+
+
 def _verification(state: RunState) -> VerificationOut:
     verdict = state.verdict
     if verdict is None:
         return VerificationOut(passed=False)
+    removed = [_markup_warning()] if state.markup_removed else []
     return VerificationOut(  # people's wording only: what the model was told stays in the audit
         passed=verdict.passed,
         reasons=[r.for_people() for r in verdict.reasons],
-        warnings=[w.for_people() for w in verdict.warnings],
+        warnings=[w.for_people() for w in verdict.warnings] + removed,
         grounding=[GroundingOut(**g.model_dump()) for g in verdict.grounding],
         coverage=[CoverageOut(**c.model_dump()) for c in verdict.coverage],
         checks=list(verdict.checks),
@@ -86,7 +95,13 @@ def narrate(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     status = state.status if state.status != "running" else "failed"
     ok = [o for o in state.outcomes if o.status == "ok"]
     response = AskResponse(
-        status=status, verification=_verification(state), error=state.error, audit=_audit(state, ctx)
+        status=status,
+        verification=_verification(state),
+        error=state.error,
+        audit=_audit(state, ctx),
+        task_analysis=state.task_analysis,
+        execution_plan=state.execution_plan,
+        current_round=state.current_round,
     )
     if status == "answered":
         response.answer, response.recommended_questions, response.clarification = answer_parts(state.answer)

@@ -3,6 +3,11 @@
 A model turn is screened before anything acts on it: a turn cut off by the length limit, tool-call arguments
 that are not valid JSON or are oversized, and an oversized answer are refused and the model is told why
 (bounded); the text streamed beside tool calls reaches people only when it passes the plan-text checks.
+
+A turn written in the requirements' structured JSON (apps/agent/structured.py) is read first: its tool calls
+become the turn's tool calls, its final content the draft; text meant as that JSON that cannot be read is
+refused like a cut-off answer. Model-written HTML and scripts are removed from everything shown
+(apps/agent/markup.py). Each step's structured plan is streamed in its `plan` event (apps/agent/round_plan.py).
 """
 
 from __future__ import annotations
@@ -18,9 +23,12 @@ from langgraph.runtime import Runtime
 
 from apps.agent import llm
 from apps.agent.clarification import strip_marker
+from apps.agent.markup import strip_markup
 from apps.agent.messages import user_error
 from apps.agent.nodes.verify import verify_input
+from apps.agent.round_plan import enumeration_as_lines, outline_of, rounds_so_far
 from apps.agent.state import LlmCall, RunContext, RunState
+from apps.agent.structured import Malformed, RoundPlan, StructuredReply, read_structured
 from apps.agent.verification.check import check_plan_text
 from apps.agent.verification.hygiene import strip_think
 from apps.audit.services import llm_call_record
@@ -124,6 +132,47 @@ def screen(reply: AIMessage, draft: str) -> Refusal | None:
     return refusal
 
 
+def _unreadable(problem: str) -> Refusal:
+    text = (
+        f"your reply looked like the structured JSON response but could not be used: {problem}. Nothing in it "
+        'was run or shown. Send one complete, valid JSON object with "task_analysis", "execution_plan", '
+        '"current_round" and "action" ({"type": "tool_call", "content": [calls]} or {"type": "complete", '
+        '"content": "the answer"}), or call the tools directly.'
+    )
+    return Refusal("unreadable_reply", _REFUSED + text, answer=True)
+
+
+@dataclass
+class ReadTurn:
+    """A model turn as the graph acts on it: its tool calls, its text (the draft when there are no calls), the
+    plan it stated, and whether model-written markup was removed from the text."""
+
+    reply: AIMessage
+    text: str
+    stated: RoundPlan | None = None
+    markup_removed: bool = False
+    problem: str = ""
+
+
+def read_turn(reply: AIMessage, text: str) -> ReadTurn:
+    """The turn with a structured JSON reply unpacked: tool calls as calls, the final content as the draft."""
+    parsed = read_structured(text) if not llm.hit_output_limit(reply) else None
+    turn = ReadTurn(reply=reply, text=text, stated=outline_of(reply))
+    if isinstance(parsed, Malformed):
+        turn.text = ""
+        if not reply.tool_calls:
+            turn.problem = parsed.problem
+    elif isinstance(parsed, StructuredReply):
+        turn.stated, turn.text = parsed.plan, ""
+        if not reply.tool_calls and not reply.invalid_tool_calls:
+            if parsed.kind == "tool_call":
+                turn.reply = parsed.as_message(reply)
+            else:
+                turn.text = parsed.draft()
+    turn.text, turn.markup_removed = strip_markup(turn.text)
+    return turn
+
+
 def _refuse(state: RunState, ctx: RunContext, refusal: Refusal) -> dict[str, Any]:
     """Tell the model what was refused (never acting on it), or end the run once the retries are used up."""
     log.warning("model output refused", extra={"code": refusal.code, "step": state.steps + 1})
@@ -152,6 +201,24 @@ def shown_plan_text(state: RunState, ctx: RunContext, text: str) -> str:
     # Codes only: the held-back text may be exactly what must not be repeated anywhere.
     log.info("plan text held back", extra={"step": state.steps + 1, "reasons": [r.code for r in verdict.reasons]})
     return ""
+
+
+def _shown(state: RunState, ctx: RunContext, text: str) -> str:
+    return shown_plan_text(state, ctx, enumeration_as_lines(strip_markup(text)[0])) if text else ""
+
+
+def round_plan(
+    state: RunState, ctx: RunContext, turn: ReadTurn, shown: str, planned: list[dict[str, Any]]
+) -> RoundPlan:
+    """The step's structured plan as people may see it: the model's own (checked like any plan text), else the
+    text it streamed beside its calls and the rounds the run has made."""
+    stated = turn.stated or RoundPlan()
+    current = state.steps + 1
+    return RoundPlan(
+        task_analysis=_shown(state, ctx, stated.task_analysis) or shown,
+        execution_plan=_shown(state, ctx, stated.execution_plan) or rounds_so_far(state.outcomes, planned, current),
+        current_round=stated.current_round or current,
+    )
 
 
 def _metered(ctx: RunContext, reply: AIMessage, started: float) -> LlmCall:
@@ -189,16 +256,34 @@ def plan(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     if not isinstance(reply, AIMessage):
         reply = AIMessage(content=str(reply.content))
     metered: dict[str, Any] = {"llm_calls": [_metered(ctx, reply, started)]}
-    text = strip_think(text_of(reply))
-    refusal = screen(reply, text)
+    turn = read_turn(reply, strip_think(text_of(reply)))
+    reply, text = turn.reply, turn.text
+    refusal = screen(reply, text) or (_unreadable(turn.problem) if turn.problem else None)
     if refusal is not None:
         return {**metered, **_refuse(state, ctx, refusal)}
     planned = [{"name": c["name"], "args": c["args"]} for c in reply.tool_calls]
     shown = shown_plan_text(state, ctx, text) if planned else ""
-    ctx.emit("plan", step=state.steps + 1, text=shown, tool_calls=planned)
-    update: dict[str, Any] = {**metered, "messages": [reply]}
+    outline = round_plan(state, ctx, turn, shown, planned)
+    over = [c["name"] for c in planned[ctx.max_parallel :]]
+    ctx.emit(
+        "plan",
+        step=state.steps + 1,
+        text=shown,
+        tool_calls=planned,
+        task_analysis=outline.task_analysis,
+        execution_plan=outline.execution_plan,
+        current_round=outline.current_round,
+        **({"refused_calls": over} if over else {}),
+    )
+    update: dict[str, Any] = {
+        **metered,
+        "messages": [reply],
+        "task_analysis": outline.task_analysis,
+        "execution_plan": outline.execution_plan,
+        "current_round": outline.current_round,
+    }
     if not planned:
-        return {**update, "draft": text}
+        return {**update, "draft": text, "markup_removed": turn.markup_removed}
     if state.steps >= ctx.max_steps:
         return {**update, "status": "failed", "error": user_error("too_many_steps", ctx.language)}
     return {**update, "steps": state.steps + 1}

@@ -20,8 +20,10 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
+from apps.agent.offline.outline import outline
 from apps.agent.offline.steps import next_move
 from apps.agent.offline.transcript import read_transcript, text_of
+from apps.agent.round_plan import PLAN_METADATA_KEY
 
 MODEL_NAME = "offline-planner"
 DEFAULT_TOOLS = ("get_schema", "run_query", "plot")
@@ -96,6 +98,7 @@ class OfflinePlanner(BaseChatModel):
                 "output_tokens": output_tokens,
                 "total_tokens": input_tokens + output_tokens,
             },
-            response_metadata={"model_name": self.model_name},
+            # The step's task analysis and execution plan, written from the move (the plan node streams it).
+            response_metadata={"model_name": self.model_name, PLAN_METADATA_KEY: outline(transcript, move)},
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
