@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from apps.agent.runner import answer_question
@@ -80,3 +82,45 @@ def test_search_web_is_offered_only_with_a_key_and_its_failure_goes_back_to_the_
     assert [s.status for s in response.audit.steps][:2] == ["validation_error", "ok"]
     sent = tavily_server.requests[-1]
     assert sent.headers["authorization"] == "Bearer tvly-test-key" and sent.body["max_results"] == 3
+
+
+def test_a_structured_json_reply_over_http_runs_its_calls_and_shows_only_its_content(binding, use_openai_server):  # noqa: F811
+    def reply(kind, content, round_, **action):
+        body = {
+            "task_analysis": "用户要比较各地区销售额：1. 看字段；2. 分组汇总。",
+            "execution_plan": "R1: 查看字段；R2: 汇总；R3: 结论",
+            "current_round": round_,
+            "action": {"type": kind, "content": content, **action},
+        }
+        return "```json\n" + json.dumps(body, ensure_ascii=False) + "\n```"
+
+    schema = [{"tool_name": "inspect_file", "tool_call_id": "call_s1", "arguments": {}}]
+    query = [{"tool_name": "run_query", "tool_call_id": "call_q1", "arguments": {"spec": BY_REGION}}]
+    use_openai_server.script = [
+        text_turn(reply("tool_call", schema, 1)),
+        text_turn(reply("tool_call", query, 2)),
+        text_turn(
+            reply(
+                "complete",
+                "最高的是 {{q1.地区[0]}}（{{q1.销售额[0]}}）。<script>chart.setOption({series: [1]})</script>",
+                3,
+                recommended_questions=["各地区客户数？"],
+            )
+        ),
+    ]
+    events = []
+    response = answer_question(binding=binding, question="各地区销售额？", emit=events.append)
+    assert response.status == "answered", response.error
+    assert response.answer == "最高的是 华东（160.5）。" and response.recommended_questions == ["各地区客户数？"]
+    assert [s.tool for s in response.audit.steps] == ["get_schema", "run_query"]
+    assert response.current_round == 3 and response.execution_plan == "R1: 查看字段；R2: 汇总；R3: 结论"
+    plans = [e.data for e in events if e.type == "plan"]
+    assert plans[0]["task_analysis"] == "用户要比较各地区销售额：\n1. 看字段；\n2. 分组汇总。"
+    # The endpoint was answered in its own protocol: the turn's calls as tool_calls, one tool message per id.
+    second = use_openai_server.chat_requests[1].body["messages"]
+    assistant = next(m for m in second if m["role"] == "assistant")
+    assert [c["id"] for c in assistant["tool_calls"]] == ["call_s1"]
+    assert assistant["tool_calls"][0]["function"]["name"] == "inspect_file"
+    assert [m["tool_call_id"] for m in second if m["role"] == "tool"] == ["call_s1"]
+    shown = json.dumps(response.model_dump(mode="json"), ensure_ascii=False)
+    assert "tool_call_id" not in shown and "<script" not in shown and '"action"' not in shown

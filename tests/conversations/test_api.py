@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import time
 
 import pytest
+from langchain_core.messages import AIMessage
 
 from apps.conversations.models import Message, Run, RunStatus
 from apps.tenants.scopes import CONVERSATIONS_READ, CONVERSATIONS_WRITE, DATASETS_READ
-from tests.conversations.conftest import good_turns
+from tests.conversations.conftest import BY_REGION, good_turns
 
 
 @pytest.fixture
@@ -127,3 +129,54 @@ def test_another_tenants_conversations_runs_and_results_are_404(
     ]
     assert [r.status_code for r in attempts] == [404] * len(attempts)
     assert other.get("/api/v1/conversations/").json()["count"] == 0
+
+
+def _structured(kind, content, round_, **action):
+    body = {
+        "task_analysis": "按地区汇总销售额。",
+        "execution_plan": "R1: 查看字段；R2: 汇总；R3: 结论",
+        "current_round": round_,
+        "action": {"type": kind, "content": content, **action},
+    }
+    return AIMessage(content=json.dumps(body, ensure_ascii=False))
+
+
+def test_the_response_carries_the_structured_plan_and_the_documented_names(client, conversation, script):
+    script(
+        _structured("tool_call", [{"tool_name": "get_schema", "tool_call_id": "c1", "arguments": {}}], 1),
+        _structured(
+            "tool_call", [{"tool_name": "run_query", "tool_call_id": "c2", "arguments": {"spec": BY_REGION}}], 2
+        ),
+        _structured(
+            "complete", "最高的是 {{q1.地区[0]}}（{{q1.销售额[0]}}）。", 3, recommended_questions=["各地区客户数？"]
+        ),
+    )
+    body = client.post(
+        f"/api/v1/conversations/{conversation.pk}/messages/", {"question": "各地区销售额？"}, format="json"
+    ).json()
+    assert body["status"] == "answered" and body["answer"] == "最高的是 华东（160.5）。"
+    assert (body["task_analysis"], body["execution_plan"], body["current_round"]) == (
+        "按地区汇总销售额。",
+        "R1: 查看字段；R2: 汇总；R3: 结论",
+        3,
+    )
+    assert body["recommended_questions"] == ["各地区客户数？"]
+    assert body["tables"][0]["name"] and body["tables"][0]["rows"][0] == ["华东", 160.5]
+    assert body["audit"]["trace_id"] == body["trace_id"] and body["audit"]["llm_cost_usd"] == 0.0
+    assert [(s["tool"], s["rows"]) for s in body["audit"]["steps"]] == [("get_schema", 4), ("run_query", 3)]
+    assert all(isinstance(s["latency_ms"], float) for s in body["audit"]["steps"])
+    run = client.get(f"/api/v1/runs/{body['trace_id']}/").json()
+    plans = [e["data"] for e in run["events"] if e["type"] == "plan"]
+    assert [p["current_round"] for p in plans] == [1, 2, 3] and plans[0]["task_analysis"] == "按地区汇总销售额。"
+    assert run["response"]["execution_plan"] == body["execution_plan"], "the stored response keeps it"
+
+
+def test_the_offline_planners_plan_reaches_the_rest_response(client, conversation):
+    body = client.post(
+        f"/api/v1/conversations/{conversation.pk}/messages/", {"question": "各地区的金额合计是多少？"}, format="json"
+    ).json()
+    assert body["status"] == "answered", body
+    assert body["task_analysis"] and body["execution_plan"].endswith("（当前）") and body["current_round"] >= 3
+    run = client.get(f"/api/v1/runs/{body['trace_id']}/").json()
+    plans = [e["data"] for e in run["events"] if e["type"] == "plan"]
+    assert plans[1]["task_analysis"].startswith("这个问题可以用一条查询回答") and "R2：" in plans[1]["execution_plan"]

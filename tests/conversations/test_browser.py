@@ -410,3 +410,30 @@ def test_a_clarification_offers_choices_and_a_chosen_one_is_answered(browser, se
     expect(stored.locator(".clarification-label")).to_have_text("需要确认")
     expect(stored.locator(".chips button.chip")).to_have_count(2)
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_timeline_shows_each_steps_task_analysis_and_plan(browser, server, tenant_a, make_user):
+    conversation = conversation_for(tenant_a, dataset_for(tenant_a))
+    page = open_page(browser, server, make_user(tenant=tenant_a, role=Role.ANALYST))
+    page.goto(f"{server}/conversations/{conversation.pk}/")
+    page.fill("#question", QUESTION)
+    page.click("#ask-button")
+    turn = page.locator("article.turn").first
+    expect(turn.locator(".reply .answer")).to_be_visible()
+    outlines = turn.locator("ol.timeline li.step-plan .plan-outline")
+    expect(outlines.first.locator(".plan-round")).to_have_text("第 1 轮")
+    expect(outlines.first.locator(".task-analysis")).to_contain_text("任务分析先读取数据的列")
+    expect(outlines.first.locator(".execution-plan")).to_contain_text("R1：读取数据的列和取值（当前）")
+    query_step = outlines.nth(1)
+    expect(query_step.locator(".task-analysis")).to_contain_text("这个问题可以用一条查询回答")
+    expect(query_step.locator(".task-analysis")).to_contain_text("sum(金额)")
+    assert "<" not in outlines.first.inner_html().split("</strong>", 1)[1].split("</p>", 1)[0], "text, not markup"
+    shot(page, "12-plan-in-timeline")
+
+    page.reload()  # the stored response: its last round's plan heads the steps
+    stored = page.locator("article.turn").first
+    stored.locator("details.steps summary").click()
+    last = stored.locator("details.steps li.step-plan .plan-outline")
+    expect(last.locator(".execution-plan")).to_contain_text("（当前）")
+    expect(last.locator(".task-analysis")).to_contain_text("查询结果已得到")
+    assert page.errors == []  # type: ignore[attr-defined]
