@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
 from apps.agent.aliases import ALIASES, CanonicalCall, canonical_call
@@ -27,7 +27,7 @@ from apps.datasets.models import Dataset, DatasetVersion, SqlSource
 from apps.datasets.plot import PlotSpec, build_echarts
 from apps.datasets.profile import TableProfile
 from apps.datasets.queryspec import QuerySpec
-from apps.datasets.resolve import resolve_fields
+from apps.datasets.resolve import mapped_columns, resolve_fields
 from apps.datasets.results import ResultTable, json_safe
 from apps.tenants.errors import PlatformError
 from apps.tenants.models import Tenant
@@ -43,7 +43,23 @@ class _Args(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class GetSchemaArgs(_Args):
+class _DataArgs(_Args):
+    """Arguments of a tool that reads the run's data; the documented calls may name it (`dataset_id`)."""
+
+    dataset_id: int | str | None = Field(
+        default=None, description="optional: this conversation's dataset id (no other dataset can be read)"
+    )
+
+
+def _wrapped(data: Any, key: str, outer: tuple[str, ...]) -> Any:
+    """The documented flat call ({"group_by": ...} for {"spec": {"group_by": ...}}) as the nested one."""
+    if not isinstance(data, dict) or key in data:
+        return data
+    inner = {k: v for k, v in data.items() if k not in outer}
+    return {**{k: v for k, v in data.items() if k in outer}, key: inner}
+
+
+class GetSchemaArgs(_DataArgs):
     """Columns of the data: name, type, role (time/measure/dimension/id), null ratio, distinct count,
     examples, every value of small dimension columns, and `synonyms`: the tenant's own words for columns
     ({column: [words]}). Call it first."""
@@ -51,7 +67,7 @@ class GetSchemaArgs(_Args):
     table: str | None = Field(default=None, description="SQL sources: the table (see list_tables); files: omit")
 
 
-class SampleRowsArgs(_Args):
+class SampleRowsArgs(_DataArgs):
     """A few raw rows, to see what values look like (never to compute answers)."""
 
     n: int = Field(default=10, ge=1, le=50)
@@ -59,22 +75,36 @@ class SampleRowsArgs(_Args):
     table: str | None = Field(default=None, description="SQL sources: the table; files: omit")
 
 
-class RunQueryArgs(_Args):
+class RunQueryArgs(_DataArgs):
     """Compute numbers: filters, group_by (with time grains), aggregations, derived values, windows
     (share_of_total, pct_change, diff, cumsum, rank), having, sort, limit. The only way to get numbers."""
 
     spec: QuerySpec
     table: str | None = Field(default=None, description="SQL sources: the table; files: omit")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _flat_spec(cls, data: Any) -> Any:
+        """The QuerySpec's own keys, as the requirement documents send them, stand for `spec`."""
+        return _wrapped(data, "spec", ("dataset_id", "table"))
 
-class PlotArgs(_Args):
+
+class PlotArgs(_DataArgs):
     """Draw an earlier query result as a chart (values come from that result, never typed)."""
 
-    result: str = Field(pattern=r"^q[1-9][0-9]*$", description="reference of an earlier result, e.g. q1")
+    result: str | None = Field(
+        default=None, pattern=r"^q[1-9][0-9]*$", description="reference of an earlier result, e.g. q1; omit = latest"
+    )
     plot: PlotSpec
 
+    @model_validator(mode="before")
+    @classmethod
+    def _flat_plot(cls, data: Any) -> Any:
+        """The PlotSpec's own keys, as the requirement documents send them, stand for `plot`."""
+        return _wrapped(data, "plot", ("dataset_id", "result"))
 
-class ResolveFieldsArgs(_Args):
+
+class ResolveFieldsArgs(_DataArgs):
     """Map the user's words (Chinese or English) to columns, or to values of a column (华东 -> 地区 = 华东)."""
 
     terms: list[str] = Field(min_length=1, max_length=20)
@@ -180,6 +210,21 @@ def _table_of(binding: DataBinding, table: str | None) -> str:
     return table
 
 
+def _same_dataset(binding: DataBinding, args: _Args) -> None:
+    """A documented call may name its dataset; a run reads only its own, so the two must agree."""
+    given = str(getattr(args, "dataset_id", None) or "").strip()
+    if not given:
+        return
+    dataset = binding.dataset
+    if dataset is None:
+        raise ToolInputError("this run reads a SQL source: omit dataset_id and name the table", code="other_dataset")
+    if given not in (str(dataset.pk), dataset.name):
+        raise ToolInputError(
+            f"this run reads dataset {dataset.pk} ({dataset.name!r}) only: omit dataset_id or give {dataset.pk}",
+            code="other_dataset",
+        )
+
+
 def _version(binding: DataBinding) -> DatasetVersion:
     if binding.version is None:
         raise ToolInputError("this run has no dataset version to read", code="no_data")
@@ -253,17 +298,22 @@ def _run_query(binding: DataBinding, args: RunQueryArgs, previous: Sequence[Tool
 
 
 def _plot(binding: DataBinding, args: PlotArgs, previous: Sequence[ToolOutcome]) -> dict[str, Any]:
-    source = next((o for o in previous if o.ref == args.result and o.status == "ok"), None)
+    results = [o for o in previous if o.ref and o.status == "ok"]
+    source = next((o for o in results if o.ref == args.result), None) if args.result else next(reversed(results), None)
     if source is None:
         known = ", ".join(o.ref for o in previous if o.ref) or "none yet"
         raise ToolInputError(f"there is no result {args.result!r} in this run (results: {known}); run_query first")
     option = build_echarts(args.plot, source.result_table())
-    return {"payload": {"result": args.result, "chart_type": args.plot.chart_type, "option": option}}
+    return {"payload": {"result": source.ref, "chart_type": args.plot.chart_type, "option": option}}
 
 
 def _resolve_fields(binding: DataBinding, args: ResolveFieldsArgs, previous: Sequence[ToolOutcome]) -> dict[str, Any]:
     resolutions = resolve_fields(args.terms, _schema(binding, args.table), synonyms=_synonyms(binding))
-    return {"payload": {"resolutions": [r.model_dump(mode="json") for r in resolutions]}}
+    payload = {
+        "mapped_columns": mapped_columns(resolutions),
+        "resolutions": [r.model_dump(mode="json") for r in resolutions],
+    }
+    return {"payload": payload}
 
 
 def _list_tables(binding: DataBinding, args: ListTablesArgs, previous: Sequence[ToolOutcome]) -> dict[str, Any]:
@@ -361,7 +411,9 @@ def _execute(
     tool = tools.get(call.name)
     if tool is None:
         raise _unavailable(call, tools)
-    fields = {"status": "ok", **tool.run(binding, tool.args.model_validate(call.arguments), previous)}
+    args = tool.args.model_validate(call.arguments)
+    _same_dataset(binding, args)
+    fields = {"status": "ok", **tool.run(binding, args, previous)}
     if call.row_cap is not None:
         _cut_rows(fields, call.row_cap)
     if call.name in TABULAR:

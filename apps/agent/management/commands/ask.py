@@ -19,6 +19,9 @@ from apps.datasets import selectors, source_selectors
 from apps.tenants.errors import PlatformError
 from apps.tenants.selectors import tenant_by_slug
 
+# What --steps shows of each plan, tool and verify event.
+_STEP_KEYS = ("current_round", "task_analysis", "tool", "status", "rows", "latency_ms", "passed", "tool_calls")
+
 
 class Command(BaseCommand):
     help = "Ask a question about a dataset (or SQL source) of a tenant and print the verified answer."
@@ -64,11 +67,7 @@ class Command(BaseCommand):
 
         def show(event: Any) -> None:
             if opts["steps"] and event.type in ("plan", "tool.finished", "verify"):
-                detail = {
-                    k: v
-                    for k, v in event.data.items()
-                    if k in ("tool", "status", "rows", "latency_ms", "passed", "tool_calls")
-                }
+                detail = {k: v for k, v in event.data.items() if k in _STEP_KEYS}
                 self.stderr.write(f"  [{event.type}] {json.dumps(detail, ensure_ascii=False, default=str)}")
 
         try:
