@@ -12,7 +12,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -59,6 +59,10 @@ def _wrapped(data: Any, key: str, outer: tuple[str, ...]) -> Any:
     return {**{k: v for k, v in data.items() if k in outer}, key: inner}
 
 
+# Tools whose documented call is flat: the key that nests it, and the keys that stay outside.
+_FLAT_CALLS = {"run_query": ("spec", ("dataset_id", "table")), "plot": ("plot", ("dataset_id", "result"))}
+
+
 class GetSchemaArgs(_DataArgs):
     """Columns of the data: name, type, role (time/measure/dimension/id), null ratio, distinct count,
     examples, every value of small dimension columns, and `synonyms`: the tenant's own words for columns
@@ -86,7 +90,7 @@ class RunQueryArgs(_DataArgs):
     @classmethod
     def _flat_spec(cls, data: Any) -> Any:
         """The QuerySpec's own keys, as the requirement documents send them, stand for `spec`."""
-        return _wrapped(data, "spec", ("dataset_id", "table"))
+        return _wrapped(data, *_FLAT_CALLS["run_query"])
 
 
 class PlotArgs(_DataArgs):
@@ -101,7 +105,7 @@ class PlotArgs(_DataArgs):
     @classmethod
     def _flat_plot(cls, data: Any) -> Any:
         """The PlotSpec's own keys, as the requirement documents send them, stand for `plot`."""
-        return _wrapped(data, "plot", ("dataset_id", "result"))
+        return _wrapped(data, *_FLAT_CALLS["plot"])
 
 
 class ResolveFieldsArgs(_DataArgs):
@@ -302,7 +306,8 @@ def _plot(binding: DataBinding, args: PlotArgs, previous: Sequence[ToolOutcome])
     source = next((o for o in results if o.ref == args.result), None) if args.result else next(reversed(results), None)
     if source is None:
         known = ", ".join(o.ref for o in previous if o.ref) or "none yet"
-        raise ToolInputError(f"there is no result {args.result!r} in this run (results: {known}); run_query first")
+        what = repr(args.result) if args.result else "to draw"
+        raise ToolInputError(f"there is no result {what} in this run (results: {known}); run_query first")
     option = build_echarts(args.plot, source.result_table())
     return {"payload": {"result": source.ref, "chart_type": args.plot.chart_type, "option": option}}
 
@@ -421,6 +426,14 @@ def _execute(
     return fields
 
 
+def _nested(call: CanonicalCall) -> CanonicalCall:
+    """A documented flat call, recorded in the nested shape that verify, explain and replay read."""
+    if call.name not in _FLAT_CALLS:
+        return call
+    key, outer = _FLAT_CALLS[call.name]
+    return replace(call, arguments=_wrapped(call.arguments, key, outer))
+
+
 def run_tool(
     binding: DataBinding,
     *,
@@ -439,7 +452,7 @@ def run_tool(
     call = CanonicalCall(name=name, arguments=arguments, called_as=name)
     fields: dict[str, Any]
     try:
-        call = canonical_call(name, arguments)
+        call = _nested(canonical_call(name, arguments))
         fields = _execute(binding, tools, call, previous)
     except PydanticValidationError as exc:
         fields = {"status": "validation_error", "error_code": "invalid_arguments", "error": _error_text(exc)}

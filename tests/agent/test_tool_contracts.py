@@ -10,9 +10,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.agent.create_dataset import CREATE_DATASET
+from apps.agent.runner import answer_question
 from apps.agent.tools import TOOLS, DataBinding, ToolOutcome, run_tool, tools_for
 from apps.datasets import services, source_services
 from apps.datasets.models import Dataset
+from tests.fakes import ScriptedChatModel, final, tools
 from tests.support.contracts import (
     DOCUMENTED_PLOT,
     DOCUMENTED_SPEC,
@@ -60,6 +62,35 @@ def test_run_query_takes_the_documented_spec_verbatim(returns, arguments):
     assert outcome.status == "ok", outcome.error
     assert outcome.columns == EXPECTED_COLUMNS and outcome.ref == "q1"
     assert by_account_and_month(outcome.rows) == EXPECTED_ROWS
+
+
+def test_a_flat_call_is_recorded_in_the_nested_shape(returns):
+    outcome = call(returns, "run_query", {**DOCUMENTED_SPEC, "dataset_id": returns.dataset.pk})
+    assert outcome.arguments == {"dataset_id": returns.dataset.pk, "spec": DOCUMENTED_SPEC}
+    chart = call(returns, "plot", DOCUMENTED_PLOT, previous=[outcome])
+    assert chart.arguments == {"plot": DOCUMENTED_PLOT}
+
+
+def test_a_whole_run_with_the_documented_calls_is_verified_and_explained(returns):
+    calls = [
+        {"name": "get_schema", "args": {"dataset_id": returns.dataset.pk}, "id": "c1", "type": "tool_call"},
+        {"name": "run_query", "args": DOCUMENTED_SPEC, "id": "c2", "type": "tool_call"},
+    ]
+    model = ScriptedChatModel(
+        turns=[
+            tools(calls[0], text="先看字段。"),
+            tools(calls[1], text="按账号和月份汇总。"),
+            tools({"name": "plot", "args": DOCUMENTED_PLOT, "id": "c3", "type": "tool_call"}),
+            final("{{q1.账号[0]}} 在 {{q1.月份[0]}} 的产品质量退货占比为 {{q1.quality_rate[0]}}。"),
+        ]
+    )
+    question = "2025 年各账号产品质量退货占比的月度趋势"
+    response = answer_question(binding=returns, question=question, model=model, model_name="scripted")
+    assert response.status == "answered", response.verification
+    assert [s.tool for s in response.audit.steps] == ["get_schema", "run_query", "plot"]
+    assert response.tables[0].columns == EXPECTED_COLUMNS and response.charts[0].type == "line"
+    [explanation] = response.explanation
+    assert explanation.ref == "q1" and "退货数量" in explanation.text
 
 
 def test_the_documented_alias_runs_the_same_query(returns):
