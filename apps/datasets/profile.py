@@ -17,7 +17,7 @@ from apps.datasets import engine
 
 Role = Literal["time", "measure", "dimension", "id"]
 EXAMPLES = 5
-DIMENSION_VALUES = 200  # dimension columns with at most this many values keep them all (for resolve_fields)
+DIMENSION_VALUES = 200  # dimension and text id columns with at most this many values keep them all (resolve_fields)
 
 _ID_NAME = re.compile(r"(^id$|_id$|^id_|编号|单号|编码|代码|\bcode\b|\bno\b|号$|uuid|key$)", re.IGNORECASE)
 _YEAR_NAME = re.compile(r"(year|年)", re.IGNORECASE)
@@ -33,7 +33,7 @@ class ColumnProfile(BaseModel):
     examples: list[Any] = Field(default_factory=list, description="most frequent values")
     min: Any = None
     max: Any = None
-    values: list[Any] | None = Field(default=None, description="every value, for small dimension columns")
+    values: list[Any] | None = Field(default=None, description="every value, for small dimension and name columns")
     total_label: str | None = Field(
         default=None, description="the value naming a summary row (Total, 合计), which aggregations must leave out"
     )
@@ -84,7 +84,7 @@ def column_profile(
     """One column's profile from its statistics (non-null count, distinct count, min, max) and top values."""
     non_null, distinct, lo, hi = stats
     role = column_role(name, kind, distinct, non_null, lo, hi)
-    small = role == "dimension" and len(top) <= DIMENSION_VALUES
+    small = (role == "dimension" or (role == "id" and kind == "text")) and len(top) <= DIMENSION_VALUES
     ordered = kind not in ("text", "boolean")
     return ColumnProfile(
         name=name,

@@ -8,6 +8,7 @@ then fuzzy and character overlap. Deterministic; no LLM.
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable
 from typing import Literal
 
@@ -108,12 +109,18 @@ def _column_matches(term: str, profile: TableProfile, synonyms: dict[str, str]) 
     return list(found.values())
 
 
+def plain(text: str) -> str:
+    """Lower case without accents ("Córdoba CF" -> "cordoba cf"): how a user types a value they read."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
 def _value_matches(term: str, profile: TableProfile) -> list[Match]:
     matches = []
-    wanted = term.strip().lower()
+    wanted = plain(term.strip())
     for column in profile.columns:
         for value in column.values or []:
-            text = str(value).lower()
+            text = plain(str(value))
             if text == wanted:
                 matches.append(Match(kind="value", column=column.name, value=value, score=0.9, via="value"))
             elif len(wanted) >= 2 and len(text) >= 2 and (wanted in text or text in wanted):

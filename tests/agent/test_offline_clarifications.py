@@ -227,11 +227,16 @@ def test_an_unmapped_condition_is_asked_with_the_closest_values(zh_data, en_data
     assert ignored == "What is the total sales_amount?" and answered(en_data, english, ignored)
 
 
-def test_an_unmapped_condition_with_nothing_close_is_reported_in_the_answer(zh_data):
+def test_an_unmapped_condition_with_nothing_close_is_asked_about_never_dropped(zh_data):
     response = ask(zh_data, "华东新客户的销售金额是多少")  # 华东 is in two columns: that is asked first
     assert response.clarification is not None
-    choice = answered(zh_data, response, response.clarification.choices[0])
-    assert "新客户" in choice.answer.splitlines()[-1] and "未计算" in choice.answer
+    history = [{"question": "", "answer": response.answer}]
+    again = ask(zh_data, response.clarification.choices[0], history)  # 新客户 matches nothing: asked, not dropped
+    assert again.clarification is not None and "新客户" in again.clarification.question, again.answer
+    assert not again.tables and not again.verification.grounding
+    without = again.clarification.choices[0]
+    assert "新客户" not in without and "华东" in without
+    answered(zh_data, again, without)
 
 
 def test_clear_questions_are_answered_directly(zh_data, en_data):

@@ -17,11 +17,11 @@ from django.utils.translation import gettext as _
 
 from apps.agent.clarification import Clarification
 from apps.agent.offline.ambiguity import value_of_column
-from apps.agent.offline.leftovers import leftover_spans
+from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.plan import Plan
 from apps.agent.offline.schema_terms import fold
-from apps.agent.offline.wording import speaking
-from apps.datasets.resolve import resolve_fields
+from apps.agent.offline.wording import names, speaking
+from apps.datasets.resolve import plain, resolve_fields
 
 if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer
@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 MIN_VALUE_SCORE = 0.6  # resolve_fields: a value that contains the word, or that the word contains
 MIN_COLUMN_SCORE = 0.7  # resolve_fields: a glossary form or a name that contains the word
 MAX_CANDIDATES = 2
+MAX_COLUMNS_SAID = 8
 _EN_BEFORE = re.compile(r"(?<![a-z])(?:in|for|from|among|with|where)\s+(?:the\s+|our\s+|all\s+)?$")
+_EN_HEAD = re.compile(r"\s+(?:who|that|which|whose|where)\b")
 _DANGLING = re.compile(r"(?:\s+(?:not|are|is|were|was|be|been|do|does|did))+\s*$", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 
@@ -53,8 +55,8 @@ def _touches(a: Analyzer, start: int, end: int, spans: list[tuple[int, int]]) ->
 def _stands_as_condition(a: Analyzer, start: int, end: int) -> bool:
     if _touches(a, start, end, [(f.start, f.end) for f in a.time_filters]):
         return False
-    if a.lang == "en":
-        return _EN_BEFORE.search(a.text[:start]) is not None
+    if a.lang == "en":  # "for passengers who survived": the noun heads the condition that follows it
+        return _EN_BEFORE.search(a.text[:start]) is not None and not _EN_HEAD.match(a.text[end:])
     values = [(t.start, t.end) for t in a.terms if t.kind == "value"]
     return _touches(a, start, end, values) or any(
         t.start >= end and a.text[end : t.start] in ("", "的") for t in a.terms
@@ -63,6 +65,20 @@ def _stands_as_condition(a: Analyzer, start: int, end: int) -> bool:
 
 def condition_phrases(a: Analyzer) -> list[tuple[int, int]]:
     return [(s, e) for s, e in _phrases(a) if _stands_as_condition(a, s, e)]
+
+
+def _pointer_phrases(a: Analyzer) -> list[tuple[int, int]]:
+    """English leftover phrases outside a condition's place ("how many medals did norway win"): asked about
+    when they name one or two values of the data as whole words (`_names_values`), else left alone."""
+    if a.lang != "en":
+        return []
+    conditions = condition_phrases(a)
+    return [p for p in _phrases(a) if p not in conditions]
+
+
+def _names_values(words: list[str], value: str) -> bool:
+    said = plain(value)
+    return any(re.search(rf"(?<![a-z0-9]){re.escape(plain(w))}(?![a-z0-9])", said) for w in words if len(w) >= 3)
 
 
 def _used_columns(plan: Plan) -> set[str]:
@@ -148,4 +164,79 @@ def _ask_about_conditions(a: Analyzer, plan: Plan) -> Clarification | None:
             "should it be ignored?"
         ) % {"phrase": phrase}
         return Clarification(question, list(dict.fromkeys(choices)))
+    for start, end in _pointer_phrases(a):
+        phrase = a.question[start:end]
+        parts = [a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if start <= s and e <= end]
+        filtered = _filtered(plan)
+        found = [
+            (c, v)
+            for c, v in candidates(a, plan, phrase, parts)
+            if v is not None and _names_values([phrase, *parts], v) and (c, v) not in filtered
+        ]
+        if not found or _DIGIT.search(phrase):
+            continue
+        pointed = [v for _c, v in found]
+        choices = [_choice(a, start, end, c, v, shared=pointed.count(v) > 1) for c, v in found]
+        question = _("Please confirm: “%(phrase)s” is not a value in the data, but close to these. Which one?") % {
+            "phrase": phrase
+        }
+        return Clarification(question, list(dict.fromkeys(choices)))
     return None
+
+
+def _filtered(plan: Plan) -> set[tuple[str, str | None]]:
+    return {(f.column, f.value) for f in plan.filters if isinstance(f.value, str)}
+
+
+_MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december".split()
+) - {"may"}
+_EN_NEGATION = re.compile(r"(?<![a-z])(?:not|never)(?![a-z])|n't(?![a-z])")
+
+
+def unapplied_negation(a: Analyzer, plan: Plan) -> str | None:
+    """ "how many swimmers did not swim", "games not scheduled for 1:00 pm": a negation the plan shows no trace of
+    (no filter that leaves something out) was not understood, and answering without it answers the opposite.
+    The negation and the word it governs, as the question wrote them."""
+    if a.lang != "en":
+        return None
+    found = _EN_NEGATION.search(a.text)
+    if found is None or any(f.op in ("!=", "is_null") or f.value is False for f in plan.filters):
+        return None
+    governed = re.match(r"\s*[a-z]+", a.text[found.end() :])
+    return a.question[found.start() : found.end() + (governed.end() if governed else 0)].strip()
+
+
+def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
+    """Conditions the plan could not apply (no column or value matches them, or a negation it did not read) are
+    asked about rather than dropped: answering without them would answer another question. The choice offered
+    is the question without them, when they can be taken out cleanly. (A business word with no column, such as
+    the "city" of "which city has the most density", is only noted in the answer.)"""
+    negation = unapplied_negation(a, plan)
+    conditions = [w for w in plan.unmapped if any(a.question[s:e] == w for s, e in condition_phrases(a))]
+    conditions += [  # "released in the month of november" where no date column could take it
+        w for w in leftover_words(a.text, a.taken, a.question) if fold(w) in _MONTH_NAMES and w not in conditions
+    ]
+    left = [*conditions, *([negation] if negation else [])]
+    if not left:
+        return None
+    with speaking(a.lang):
+        rest = a.question
+        for word in conditions:
+            at = fold(rest).find(fold(word))
+            if at >= 0:
+                rest = _without(rest, at, at + len(word))
+        choices = [rest] if negation is None and fold(_asked(rest)) != fold(_asked(a.question)) else []
+        columns = names([f"“{v.name}”" for v in a.schema.views if not _DIGIT.search(v.name)][:MAX_COLUMNS_SAID])
+        quoted = names([f"“{w}”" for w in left if not _DIGIT.search(w)])
+        if quoted:
+            question = _(
+                "I could not apply %(words)s to the data, so I have not answered. Please rephrase it with the "
+                "data's columns (%(columns)s), or ask without it."
+            ) % {"words": quoted, "columns": columns}
+        else:
+            question = _(
+                "Part of this question does not match the data, so I have not answered. Please rephrase it with "
+                "the data's columns (%(columns)s)."
+            ) % {"columns": columns}
+    return Clarification(question, choices)

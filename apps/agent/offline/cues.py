@@ -273,6 +273,8 @@ def _unsupported(
             return "row_order", question[m.start() : m.end()]
     for t in values:  # "more pyramids than the Atlas squad", "比华东高": against one named row's value
         against = _AGAINST_ROW.search(text, 0, t.start)
+        if any(v.column == t.column and v.value != t.value for v in values):
+            continue  # "A 比 B 多多少", "how many more medals did A win than B": two named groups compared
         if against is not None and against.end() == t.start:
             return "row_compare", question[against.start() : against.end()].strip()  # the value is not quoted
     return None

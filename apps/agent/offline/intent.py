@@ -13,7 +13,7 @@ from apps.agent.clarification import Clarification
 from apps.agent.messages import language_of
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import Readings, read
-from apps.agent.offline.conditions import ask_about_conditions
+from apps.agent.offline.conditions import ask_about_conditions, ask_about_left_out
 from apps.agent.offline.cues import Cues, Threshold, find_words, read_cues
 from apps.agent.offline.kinds import period_change, to_date
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
@@ -70,17 +70,23 @@ class Analyzer:
         self.terms = self.readings.terms
         self.taken = bytearray(len(self.text))
         spans = [(t.start, t.end) for t in self.terms] + [s for s in [self.readings.basis_span] if s] + self.modifiers
+        spans += [(s, e) for s, e, w in rates if w in lx.IDIOMS]  # "account for" is read: it is not 账号
         for start, end in spans:
             _claim(self.taken, start, end)
         self.time_col = self.schema.time_column([t.column for t in self.terms if t.kind == "column"])
         found = find_time_filters(self.text, self.time_col)
-        if self.time_col is not None and self.time_col.period:  # "一季度" names a value of the 季度 column
+        if self.time_col is not None:  # "一季度" names a value of the 季度 column; "before the year 2000" its name
+            period = self.time_col.period
             inside = [
                 t
                 for t in self.terms
-                if t.column == self.time_col.name and any(f.start <= t.start and t.end <= f.end for f in found)
+                if t.column == self.time_col.name
+                and (period or t.kind == "column")
+                and any(f.start <= t.start and t.end <= f.end for f in found)
             ]
             self.terms = [t for t in self.terms if t not in inside]
+            for t in inside:
+                self.taken[t.start : t.end] = bytes(t.end - t.start)
         found = [f for f in found if self._free_of_others(f.start, f.end)]
         for f in found:
             _claim(self.taken, f.start, f.end)
@@ -169,11 +175,8 @@ class Analyzer:
         return [t for t in terms if id(t) not in dropped]
 
     def _free_of_others(self, start: int, end: int) -> bool:
-        """Free of every mention except the time column's own (a period written with it, "2025年一季度")."""
-        own = self.time_col.name if self.time_col is not None and self.time_col.period else None
-        return all(t.column == own or t.end <= start or end <= t.start for t in self.terms) and (
-            own is not None or self._free(start, end)
-        )
+        """Free of every other mention (the time column's own were set aside: "2025年一季度", "the year 2000")."""
+        return all(t.end <= start or end <= t.start for t in self.terms) and self._free(start, end)
 
     def _free(self, start: int, end: int) -> bool:
         return self.taken.find(1, start, end) == -1
@@ -183,7 +186,7 @@ class Analyzer:
 
     # --- reading the terms ------------------------------------------------------------------
     def _before(self, term: Term, words: tuple[str, ...], reach: int = 5) -> bool:
-        before = self.text[max(0, term.start - reach) : term.start].rstrip()
+        before = _ARTICLES.sub("", self.text[max(0, term.start - reach - 4) : term.start].rstrip()).rstrip()[-reach:]
         return any(before.endswith(fold(w).strip()) for w in words)
 
     def grouped_by_marker(self, term: Term) -> bool:
@@ -260,6 +263,8 @@ class Analyzer:
                 continue
             if self._before(term, lx.ALL_WORDS, 4):  # "所有账号的目标加起来": all of them together, not each
                 continue
+            if chosen and self.cues.ranking and self._before(term, lx.HIGH_WORDS + lx.LOW_WORDS, 6):
+                continue  # "which jurisdiction has the most courthouses": what is counted, not a second group
             if all(t.column != term.column for t in chosen):
                 chosen.append(term)
         for column, terms in values.items():
@@ -293,6 +298,8 @@ class Analyzer:
         plan.groups += [Group(t.column, t.column) for t in group_terms]
         builder = MetricBuilder(self, plan, values, group_terms)
         builder.build()
+        if plan.clarification is not None:  # the kind found it cannot be computed as asked
+            return self.clarify(plan.clarification)
         if not plan.metrics and not plan.row_columns:
             unmapped = leftover_words(self.text, self.taken, self.question)
             if unmapped or not (plan.groups or builder.filters_pending()):
@@ -307,7 +314,12 @@ class Analyzer:
             if _business_word(self.question[s:e]) and e not in starts
         ]
         plan.unmapped = list(dict.fromkeys([*plan.unmapped, *missing]))
-        asked = ask_about_conditions(self, plan) or ask_about_ranking(self, plan)
+        asked = (
+            plan.clarification  # a sum of positions (MetricBuilder.measure_metric)
+            or ask_about_conditions(self, plan)
+            or ask_about_left_out(self, plan)
+            or ask_about_ranking(self, plan)
+        )
         if asked is not None:
             return self.clarify(asked)
         return plan
@@ -322,6 +334,9 @@ class Analyzer:
         plan = Plan(lang=self.lang, kind="fallback", unmapped=unmapped, reason=reason, unsupported=unsupported)
         plan.metrics = [Metric(name=name, func="count")]
         return plan
+
+
+_ARTICLES = re.compile(r"(?:(?<![a-z])(?:a|an|the)\s*)+$")  # "other than a friendly match": the article is skipped
 
 
 def _business_word(word: str) -> bool:

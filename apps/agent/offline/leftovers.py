@@ -30,6 +30,7 @@ _VOCABULARY: tuple[str, ...] = tuple(
             lx.RATE_WORDS,
             lx.CHANGE_WORDS,
             lx.DIFF_WORDS,
+            lx.MORE_WORDS,
             lx.CUMULATIVE_WORDS,
             lx.YOY_WORDS,
             lx.MOM_WORDS,

@@ -250,6 +250,10 @@ CHANGE_WORDS = (
     "mom",
 ) + ("qoq", "yoy", "month over month", "month-over-month", "year over year", "year-over-year", "increase")
 DIFF_WORDS = ("差值", "差额", "变化量", "difference", "diff")
+# "how many more A than B": A minus B, between two named groups (kinds/named_difference.py).
+MORE_WORDS: tuple[str, ...] = ("how many more", "how much more", "how many fewer", "how many less", "how much less")
+MORE_WORDS += ("多多少", "少多少", "差多少", "相差多少", "多了多少", "少了多少", "高多少", "低多少", "高出多少")
+MORE_WORDS += ("多卖了多少",)
 CUMULATIVE_WORDS = ("累计", "累积", "cumulative", "running total", "cumulatively")
 CORR_WORDS = ("相关系数", "相关性", "相关", "correlation", "correlate", "correlated")
 COMPARE_WORDS = ("对比", "比较", "相比", "vs", "versus", "compare", "compared", "comparison", "和", "与", "and")
@@ -374,7 +378,7 @@ EN_NUMERALS = {
 # the planner could not map.
 FILLER_ZH = (
     ("每单", "每笔", "每次", "一次", "单笔", "购买", "买了", "买的", "买", "卖了", "卖出去", "卖出", "卖", "都")
-    + ("其他", "其余", "别的")
+    + ("其他", "其余", "别的", "贡献")
     + (
         "帮我",
         "请问",

@@ -5,9 +5,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from apps.agent.offline.plan import Metric, Plan, Shown
+from django.utils.translation import gettext as _
+
+from apps.agent.clarification import Clarification
+from apps.agent.offline.plan import Lang, Metric, Plan, Shown
 from apps.agent.offline.schema_terms import Term, fold, singular
 from apps.agent.offline.shaping import finish_plan
+from apps.agent.offline.wording import speaking
 from apps.datasets.queryspec import Derived, Filter, Window
 
 if TYPE_CHECKING:
@@ -24,6 +28,20 @@ _EN_ROLES = {"corr": "corr_{s}_{s2}", "per": "", "earliest": "earliest_{c}", "la
 _EN_ROLES |= {"min": "min_{c}", "lower_quartile": "lower_quartile_{c}", "median": "median_{c}"}
 _EN_ROLES |= {"upper_quartile": "upper_quartile_{c}", "max": "max_{c}"}
 Condition = tuple[Term, Filter]
+
+
+def ask_ordinal(column: str, lang: Lang) -> Clarification:
+    """ "how many rounds were there" over a Round column: its numbers are positions, and their sum means
+    nothing; the questions its numbers do answer are offered instead."""
+    with speaking(lang):
+        question = _("“%(column)s” numbers positions, so adding it up means nothing. Which do you mean?") % {
+            "column": column
+        }
+        choices = [
+            _("What is the highest %(column)s?") % {"column": column},
+            _("How many different %(column)s values are there?") % {"column": column},
+        ]
+    return Clarification(question, choices)
 
 
 def _slug(text: str) -> str:
@@ -99,6 +117,8 @@ class MetricBuilder:
 
     def measure_metric(self, term: Term, func: str | None = None) -> Metric:
         func = func or self.func_for(term)
+        if func == "sum" and self.a.view(term).ordinal and self.plan.clarification is None:
+            self.plan.clarification = ask_ordinal(self.a.view(term).name, self.a.lang)
         q = self.a.cues.quantile if func == "quantile" else None
         return self.add(Metric(self.agg_name(func, term.column), func, term.column, q=q), term.start)
 

@@ -9,6 +9,7 @@ mentions are settled longest first, then strongest.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -37,7 +38,21 @@ NAME, SYNONYM, VALUE_EXACT, CORE, VALUE_SYNONYM, CONCEPT, VALUE_FOLDED, CONCEPT_
     1.0,
 )
 _FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
-_FOLD = str.maketrans({**_FULL_WIDTH, **{ord(c): ord(c.lower()) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}, ord("_"): 32})
+
+
+def _base_letter(code: int) -> int | None:
+    """The plain ASCII letter of an accented Latin letter ("ó" -> "o"), one character for one."""
+    decomposed = unicodedata.normalize("NFKD", chr(code))
+    base = decomposed[0].lower()
+    if len(decomposed) > 1 and base.isascii() and base.isalpha() and all(map(unicodedata.combining, decomposed[1:])):
+        return ord(base)
+    return None
+
+
+_ACCENTED = {code: base for code in range(0xC0, 0x250) if (base := _base_letter(code)) is not None}
+_FOLD = str.maketrans(
+    {**_FULL_WIDTH, **_ACCENTED, **{ord(c): ord(c.lower()) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}, ord("_"): 32}
+)
 _LATIN = re.compile(r"[a-z]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _AVG_HINTS: tuple[str, ...] = (
@@ -54,11 +69,16 @@ _AVG_HINTS: tuple[str, ...] = (
     "temperature",
 )
 _AVG_HINTS += ("salary", "wage", "pay")
+_ORDINAL_WORDS = frozenset(
+    "rank ranking round pick no pos position place seed season heat lane draw episode ep chapter".split()
+)
+_ORDINAL_ZH = ("名次", "排名", "序号", "轮次", "第几", "编号", "届")
 _AVG_HINTS_ZH = ("单价", "价格", "率", "评分", "分数", "得分", "年龄", "比例", "平均", "均价", "温度", "薪", "工资")
 
 
 def fold(text: str) -> str:
-    """Half-width, lower-case ASCII, underscores as spaces; one character for one, so positions hold."""
+    """Half-width, lower-case ASCII, accents dropped, underscores as spaces; one character for one, so positions
+    hold."""
     return text.translate(_FOLD)
 
 
@@ -89,6 +109,15 @@ class ColumnView:
     aliases: tuple[tuple[str, float], ...] = ()
     period: str | None = None  # "month" or "quarter": a text column of periods ("2025-01", "2025-Q1")
     total_label: str | None = None  # the value of a summary row ("Total"), left out of every computation
+
+    @property
+    def ordinal(self) -> bool:
+        """Numbers that name a position or an occasion (rank, round, pick, season, 名次, 序号): added up they
+        mean nothing."""
+        words = _words(self.name)
+        return self.category == "measure" and (
+            any(w in _ORDINAL_WORDS for w in words) or "#" in self.name or any(h in self.name for h in _ORDINAL_ZH)
+        )
 
     @property
     def averaged(self) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from pydantic import ValidationError
 
-from apps.agent.clarification import write_clarification
+from apps.agent.clarification import Clarification, write_clarification
 from apps.agent.offline.ambiguity import only_a_basis
 from apps.agent.offline.drafts import ResultView, answer_draft, change_names
 from apps.agent.offline.followups import fallback_draft, follow_ups
@@ -36,6 +36,7 @@ class Move:
 
 
 log = logging.getLogger(__name__)
+MIN_CHOICES = 2  # apps/agent/clarification.py: fewer, and the text is read as an ordinary answer
 _YEAR = r"(?<!\d)(?:19|20)\d{2}(?!\d)"
 
 
@@ -117,6 +118,17 @@ def _view(query: ToolResult) -> ResultView:
     )
 
 
+def _without_table(question: str, table: str | None) -> str:
+    """ "Total amount by region in orders", "orders表里的金额": the SQL table the question names was chosen
+    already (choose_table); it is no condition on the rows."""
+    if not table:
+        return question
+    name = re.escape(table)
+    after_word = rf"\s+(?:in|from|of)\s+(?:the\s+)?{name}(?:\s+table)?(?![\w])"
+    before_word = rf"(?<![\w]){name}\s*(?:表|table)(?:里|中)?的?"
+    return re.sub(f"{after_word}|{before_word}", "", question, flags=re.IGNORECASE).strip() or question
+
+
 class Planner:
     def __init__(self, transcript: Transcript, tools: set[str]) -> None:
         self.t, self.tools = transcript, tools
@@ -138,10 +150,21 @@ class Planner:
         synonyms = _synonyms(schema_call)
         plan, schema = self.plan_for(profile, synonyms), schema_of(profile, synonyms)
         if plan.clarification is not None:  # ambiguous: ask which reading was meant before computing anything
-            return Move(draft=write_clarification(plan.clarification))
+            return Move(draft=write_clarification(self.padded(plan.clarification, schema)))
         if plan.reason == "unsupported":  # nothing to compute: no query, so no number to quote
             return Move(draft=refusal_draft(plan, schema, self.t.question))
         return self.query_moves(plan, schema, schema_call.args.get("table"))
+
+    def padded(self, asked: Clarification, schema: Schema) -> Clarification:
+        """A clarification offers at least two choices (else it is no clarification): questions the data
+        answers are added after the planner's own."""
+        choices = list(dict.fromkeys(asked.choices))
+        for extra in follow_ups(schema, None, self.lang, self.t.question):
+            if len(choices) >= MIN_CHOICES:
+                break
+            if extra not in choices:
+                choices.append(extra)
+        return Clarification(asked.question, choices)
 
     def read_schema(self) -> Move:
         if self.sql and not self.t.of("list_tables"):
@@ -164,7 +187,7 @@ class Planner:
             return plan
 
     def _plan_for(self, profile: TableProfile, synonyms: Mapping[str, Sequence[str]]) -> Plan:
-        plan = analyze(self.t.question, profile, self.lang, synonyms)
+        plan = analyze(_without_table(self.t.question, self.table()), profile, self.lang, synonyms)
         replies = only_a_basis(self.t.question)  # "按金额": the reply to a rate asked back about
         if (replies or plan.reason in ("unmapped", "default_count")) and self.t.history:
             merged = merged_question(self.t.history[-1], self.t.question, schema_of(profile, synonyms))

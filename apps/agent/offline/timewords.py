@@ -16,6 +16,7 @@ _MONTHS_EN = "january february march april may june july august september octobe
 _MONTH_NAME = "|".join(m + ("" if len(m) <= 4 else f"|{m[:3]}") for m in _MONTHS_EN)
 _YEAR = r"((?:19|20)\d{2})"
 _Q_CN = r"第?\s*([一二三四1-4])\s*季度"
+_DECADE_WORDS = "twenties thirties forties fifties sixties seventies eighties nineties".split()
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("half", re.compile(_YEAR + r"\s*年?\s*的?\s*(上半年|下半年)")),
     ("half_en", re.compile(r"(?<![a-z])(h1|h2|first half|second half)\s*(?:of\s*)?" + _YEAR)),
@@ -42,9 +43,25 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        "year_range",  # "between 1930 and 1940", "from 2004 to 2007", "1941-1949", "2004年到2007年": both ends in
+        re.compile(
+            r"(?:between\s+(?:the\s+years?\s+)?(?P<a>(?:19|20)\d{2})\s+and\s+(?P<b>(?:19|20)\d{2})"
+            r"|(?:from\s+(?:the\s+years?\s+)?)?(?<![\d.])(?P<c>(?:19|20)\d{2})\s*年?\s*"
+            r"(?:-|–|—|~|to|through|until|至|到)\s*(?P<d>(?:19|20)\d{2}))(?!\d)(?:\s*年)?"
+        ),
+    ),
+    (
+        "decade",  # "the 1980s", "the eighties", "80年代"
+        re.compile(
+            r"(?<![\d.])(?P<c>(?:19|20)\d)0\s*(?:s|'s|年代)(?![a-z])|(?<![\d.])(?P<s>[2-9])0\s*年代"
+            r"|(?<![a-z])(?P<w>twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)(?![a-z])"
+        ),
+    ),
+    (
         "year",
         re.compile(
-            r"(?:(?P<pre>since|from|after|before)\s+)?(?<![\d.])(?P<y>(?:19|20)\d{2})(?!\d|\.\d|%)"
+            r"(?:(?P<pre>since|from|after|before)\s+(?:the\s+)?(?:years?\s+)?)?(?<![\d.])(?P<y>(?:19|20)\d{2})"
+            r"(?!\d|\.\d|%)"
             r"(?P<post>\s*年?\s*(?:以后|之后|以来|起|开始|以前|之前))?"
         ),
     ),
@@ -119,6 +136,20 @@ class _Reader:
         if pre == "before" or any(w in post for w in ("以前", "之前")):
             return [self.bound("<", year)]
         return [self.on("year", "=", year)]
+
+    def _year_range(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        first, last = int(m.group("a") or m.group("c")), int(m.group("b") or m.group("d"))
+        if last <= first:
+            return None
+        return [self.bound(">=", first), self.bound("<", last + 1)]
+
+    def _decade(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        if m.group("c"):
+            first = int(m.group("c")) * 10
+        else:
+            tens = int(m.group("s")) if m.group("s") else 2 + _DECADE_WORDS.index(m.group("w"))
+            first = 1900 + tens * 10  # a decade named without its century is of the 1900s
+        return [self.bound(">=", first), self.bound("<", first + 10)]
 
     def bound(self, op: str, year: int) -> dict[str, Any]:
         if self.column.category == "year":
@@ -251,7 +282,7 @@ def find_time_filters(text: str, column: ColumnView | None) -> list[TimeFilter]:
     taken = bytearray(len(text))
     found: list[TimeFilter] = []
     for kind, pattern in _PATTERNS:
-        if column.category == "year" and kind != "year":
+        if column.category == "year" and kind not in ("year", "year_range", "decade"):
             continue
         for m in pattern.finditer(text):
             if taken.find(1, m.start(), m.end()) != -1:

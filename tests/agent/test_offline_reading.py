@@ -1,0 +1,148 @@
+"""How the offline planner accounts for every word of a question: periods written as ranges and decades,
+exclusions after an article, two named groups compared, words it cannot apply asked about (a condition with
+nothing close in the data, a negation it did not read, a name that points at values it did not select, a sum
+of positions), never dropped from a verified answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.agent.offline.intent import analyze
+from apps.datasets.profile import TableProfile
+from tests.agent.test_offline_kinds import RETURNS
+from tests.agent.test_offline_planner import col
+
+SINGLES = TableProfile(
+    row_count=30,
+    columns=[
+        col("Year", "integer", "time", 20, lo=1981, hi=2004),
+        col("Song", "text", "dimension", 30, values=[f"Song {i}" for i in range(30)]),
+        col("Chart", "integer", "measure", 20, lo=1, hi=90),
+    ],
+)
+MATCHES = TableProfile(
+    row_count=14,
+    columns=[
+        col("Date", "text", "dimension", 14, values=[f"{d} August 1998" for d in range(1, 15)]),
+        col("Opponent", "text", "dimension", 5, values=["Estonia", "Lithuania", "Faroe Islands", "Wales", "Chile"]),
+        col("Competition", "text", "dimension", 3, values=["Friendly match", "UEFA Euro 2000 qualifying", "Cup"]),
+        col("Goals", "integer", "measure", 5, lo=0, hi=4),
+    ],
+)
+CLUBS = TableProfile(
+    row_count=16,
+    columns=[
+        col("Position", "integer", "measure", 16, lo=1, hi=16),
+        col("Club", "text", "dimension", 16, values=["Córdoba CF", "CD Málaga", "CD Villarrobledo", "Real Jaén"]),
+        col("Points", "integer", "measure", 14, lo=12, hi=40),
+    ],
+)
+MEDAL_TABLE = TableProfile(
+    row_count=60,
+    columns=[
+        col("Nation", "text", "id", 60, values=["United States", "Russia", "Norway"] + [f"N{i}" for i in range(57)]),
+        col("Gold", "integer", "measure", 20, lo=0, hi=40),
+        col("Silver", "integer", "measure", 20, lo=0, hi=30),
+    ],
+)
+DRAFT = TableProfile(
+    row_count=40,
+    columns=[
+        col("Round", "integer", "measure", 8, lo=1, hi=8),
+        col("Player", "text", "dimension", 40, values=["Greg Schaum", "Ed Bauer"] + [f"P{i}" for i in range(38)]),
+        col("Position", "text", "dimension", 6, values=["QB", "OT", "DE", "WR", "RB", "LB"]),
+        col("Jurisdiction", "text", "dimension", 5, values=["Texas", "Ohio", "Iowa", "Utah", "Maine"]),
+        col("Courthouse", "text", "dimension", 30, values=[f"House {i}" for i in range(30)]),
+    ],
+)
+
+
+def _filters(question: str, profile: TableProfile) -> list[tuple[str, str, object]]:
+    return [(f["column"], f["op"], f["value"]) for f in analyze(question, profile).spec().get("filters", [])]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("how many singles were released before the year 2000?", [("Year", "<", 2000)]),
+        ("how many singles between 1985 and 1990?", [("Year", ">=", 1985), ("Year", "<", 1991)]),
+        ("how many singles from 1985 to 1990?", [("Year", ">=", 1985), ("Year", "<", 1991)]),
+        ("how many singles from 1985-1990?", [("Year", ">=", 1985), ("Year", "<", 1991)]),
+        ("how many singles in the 1980s?", [("Year", ">=", 1980), ("Year", "<", 1990)]),
+        ("how many singles through the eighties?", [("Year", ">=", 1980), ("Year", "<", 1990)]),
+        ("how many singles after the 1990 tour?", [("Year", ">=", 1991)]),
+        ("1985年到1990年有多少首单曲", [("Year", ">=", 1985), ("Year", "<", 1991)]),
+    ],
+)
+def test_a_range_of_years_or_a_decade_is_both_ends_not_one_year(question, expected):
+    assert _filters(question, SINGLES) == expected
+
+
+def test_an_exclusion_reads_through_an_article():
+    assert _filters("how many matches were something other than a friendly match?", MATCHES) == [
+        ("Competition", "!=", "Friendly match")
+    ]
+
+
+def test_a_negation_the_plan_does_not_apply_is_asked_about_not_answered_the_other_way():
+    for question in ("how many matches were not played against a strong side?", "how many goals did they not score?"):
+        plan = analyze(question, MATCHES)
+        assert plan.clarification is not None and plan.kind == "fallback", question
+    assert analyze("how many matches were not a friendly match?", MATCHES).clarification is None
+
+
+def test_a_condition_nothing_in_the_data_matches_is_asked_about_with_the_question_without_it():
+    plan = analyze("how many goals in the regular season?", MATCHES)
+    assert plan.clarification is not None and "regular season" in plan.clarification.question
+    assert plan.clarification.choices == ["how many goals?"]
+
+
+def test_a_month_with_no_date_column_to_take_it_is_asked_about():
+    plan = analyze("how many matches were played in the month of november?", MATCHES)
+    assert plan.clarification is not None and "november" in plan.clarification.question
+
+
+def test_a_name_that_points_at_a_value_it_does_not_equal_is_asked_about():
+    plan = analyze("how many points did cordoba get?", CLUBS)
+    assert plan.clarification is not None
+    assert plan.clarification.choices == ["how many points did Córdoba CF get?"]
+
+
+def test_accents_do_not_hide_a_value_and_every_name_of_an_id_column_is_read():
+    assert _filters("how many points did córdoba cf get?", CLUBS) == [("Club", "=", "Córdoba CF")]
+    assert _filters("how many points did cordoba cf get?", CLUBS) == [("Club", "=", "Córdoba CF")]
+    assert _filters("how many silver medals did norway win?", MEDAL_TABLE) == [("Nation", "=", "Norway")]
+
+
+def test_two_named_groups_compared_give_one_difference_computed_by_the_query():
+    spec = analyze("how many more silver medals did the united states win compared to russia?", MEDAL_TABLE).spec()
+    us, russia = spec["aggregations"]
+    assert (us["func"], us["column"], us["where"]) == (
+        "sum",
+        "Silver",
+        [{"column": "Nation", "op": "=", "value": "United States"}],
+    )
+    assert russia["where"] == [{"column": "Nation", "op": "=", "value": "Russia"}]
+    assert spec["derived"] == [{"name": "more_by", "expr": f"[{us['name']}] - [{russia['name']}]"}]
+    assert "group_by" not in spec and "filters" not in spec
+    spec = analyze("what is the difference in gold between norway and russia?", MEDAL_TABLE).spec()
+    assert spec["derived"][0]["expr"].startswith("abs(")
+    spec = analyze("天猫旗舰店比京东自营多卖了多少销售金额", RETURNS).spec()
+    assert [a["where"][0]["value"] for a in spec["aggregations"]] == ["天猫旗舰店", "京东自营"]
+
+
+def test_two_named_rows_compared_by_counting_rows_are_asked_which_column():
+    plan = analyze("how many more medals did norway win than russia?", MEDAL_TABLE)
+    assert plan.clarification is not None
+    assert plan.clarification.choices[0] == "What is the difference in Gold between Norway and Russia?"
+
+
+def test_positions_are_never_added_up():
+    plan = analyze("how many rounds were there?", DRAFT)
+    assert plan.clarification is not None
+    assert plan.clarification.choices == ["What is the highest Round?", "How many different Round values are there?"]
+
+
+def test_what_the_most_of_is_counted_not_grouped():
+    spec = analyze("which jurisdiction has the most courthouses?", DRAFT).spec()
+    assert [g["column"] for g in spec["group_by"]] == ["Jurisdiction"]
