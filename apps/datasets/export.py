@@ -2,7 +2,9 @@
 
 Spreadsheet programs run text that looks like a formula. Every text cell, headers included, that
 starts with = + - @ tab or carriage return gets a leading apostrophe (OWASP's CSV injection advice);
-numbers stay numbers, so a real -5 is still -5.
+numbers stay numbers, so a real -5 is still -5. Control characters that a file cannot carry are
+removed first and the test looks past leading invisible characters (controls, Unicode spaces, the
+byte-order mark), because spreadsheet programs skip them too: "\x0b=HYPERLINK(...)" is a formula.
 """
 
 from __future__ import annotations
@@ -35,11 +37,29 @@ _UNSAFE_IN_FILENAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|;]+')
 _WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)), *(f"LPT{i}" for i in range(1, 10))}
 
 
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
+
+
+def _leading_visible(text: str) -> str:
+    """The text from its first character a spreadsheet program would not skip."""
+    for index, char in enumerate(text):
+        if not (char.isspace() or unicodedata.category(char) in _INVISIBLE_CATEGORIES):
+            return text[index:]
+    return ""
+
+
 def neutralise(value: Any) -> Any:
-    """Text a spreadsheet would run as a formula gets a leading apostrophe; other values pass unchanged."""
-    if isinstance(value, str) and value.startswith(FORMULA_TRIGGERS):
-        return "'" + value
-    return value
+    """Text a spreadsheet would run as a formula gets a leading apostrophe; other values pass unchanged.
+
+    Characters invalid in a spreadsheet cell (ASCII controls other than tab, line feed, carriage return)
+    are removed first, so what is tested is what the file holds.
+    """
+    if not isinstance(value, str):
+        return value
+    text = ILLEGAL_CHARACTERS_RE.sub("", value)
+    if text.startswith(FORMULA_TRIGGERS) or _leading_visible(text).startswith(FORMULA_TRIGGERS):
+        return "'" + text
+    return text
 
 
 def _csv_cell(value: Any) -> Any:
@@ -62,8 +82,7 @@ def export_csv(result: ResultTable) -> bytes:
 
 
 def _xlsx_text(value: str) -> str:
-    cleaned = ILLEGAL_CHARACTERS_RE.sub("", neutralise(value))  # control characters are invalid in XLSX XML
-    return cleaned[:XLSX_MAX_CELL_CHARS]
+    return str(neutralise(value))[:XLSX_MAX_CELL_CHARS]
 
 
 def _xlsx_date(value: str, kind: str) -> dt.date | dt.datetime | None:

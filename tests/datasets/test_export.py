@@ -135,6 +135,50 @@ def test_xlsx_neutralises_injection_cells_and_headers():
         assert sheet.cell(row=index, column=2).value == -5.0
 
 
+HIDDEN_PREFIXES = [chr(c) for c in (*range(0x20), 0x7F)] + [
+    "\u00a0",
+    "\u1680",
+    "\u2000",
+    "\u2007",
+    "\u200b",
+    "\u2028",
+    "\u202f",
+    "\u205f",
+    "\u2060",
+    "\u3000",
+    "\ufeff",
+    " ",
+    "\x0b \u3000\x00",
+]
+HIDDEN_INJECTIONS = (
+    [prefix + trigger + 'HYPERLINK("http://x","y")' for prefix in HIDDEN_PREFIXES for trigger in ("=", "+", "-", "@")]
+    + [prefix + "\t=1" for prefix in HIDDEN_PREFIXES]
+    + [prefix + "\r=1" for prefix in HIDDEN_PREFIXES]
+)
+
+
+def test_invisible_characters_before_a_formula_do_not_hide_it():
+    for text in HIDDEN_INJECTIONS:
+        assert neutralise(text).startswith("'"), repr(text)
+
+
+def test_csv_neutralises_formulas_behind_invisible_characters():
+    result = ResultTable(columns=["\x0b=cmd", "备注"], rows=[["x", t] for t in HIDDEN_INJECTIONS], row_count=1)
+    table = read_csv(export_csv(result))
+    assert table[0][0] == "'=cmd"
+    for row in table[1:]:
+        assert row[1].startswith("'"), repr(row[1])
+
+
+def test_xlsx_neutralises_formulas_behind_invisible_characters():
+    result = ResultTable(columns=["\x0b=cmd"], rows=[[t] for t in HIDDEN_INJECTIONS], row_count=1)
+    sheet = read_xlsx(export_xlsx(result))
+    assert sheet.cell(row=1, column=1).value == "'=cmd"
+    for index, text in enumerate(HIDDEN_INJECTIONS, start=2):
+        cell = sheet.cell(row=index, column=1)
+        assert cell.data_type == "s" and str(cell.value).startswith("'"), repr(text)
+
+
 def test_xlsx_survives_control_characters_and_huge_text():
     long = "长" * (XLSX_MAX_CELL_CHARS + 10)
     result = ResultTable(columns=["文本"], rows=[["a\x00b\x07c"], [long]], row_count=2)
