@@ -9,6 +9,7 @@ as well (see connectors.py), so a checker mistake still cannot write.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -21,6 +22,8 @@ from sqlglot.errors import ParseError, TokenError
 
 from apps.datasets.errors import QueryInvalid
 from apps.datasets.naming import closest
+
+log = logging.getLogger(__name__)
 
 MAX_SQL_CHARS = 20_000
 MAX_PARAMS = 100
@@ -76,7 +79,8 @@ BitwiseLeftShift BitwiseRightShift Any All Collate AtTimeZone JSONPath JSONPathR
 JSONPathSubscript Slice Pow Fetch LimitOptions
 """.split()
 
-# Typed functions (sqlglot classes) that only compute over their arguments.
+# Typed functions (sqlglot classes) that only compute over their arguments. TsOrDsTo* are conversions the
+# parser itself wraps around date arguments (strftime, DATE_FORMAT); nobody writes them.
 _ALLOWED_FUNCTION_CLASSES = """
 Count Sum Avg Min Max Stddev StddevSamp StddevPop Variance VariancePop PercentileCont PercentileDisc Median
 Quantile Corr CovarSamp CovarPop GroupConcat ArrayAgg ApproxDistinct CountIf LogicalAnd LogicalOr AnyValue
@@ -90,6 +94,7 @@ TsOrDsAdd CurrentDate CurrentTimestamp CurrentTime Year Month Day Quarter Week H
 DayOfMonth DayOfYear WeekOfYear DateAdd DateSub DateDiff TimestampDiff TimestampAdd UnixToTime TimeToUnix
 StrToUnix LastDay AddMonths MonthsBetween DateFromParts JSONExtract JSONExtractScalar JSONBExtract
 JSONBExtractScalar ArraySize Array Unnest Explode StringToArray GenerateSeries ExplodingGenerateSeries
+TsOrDsToTimestamp TsOrDsToDatetime TsOrDsToTime
 """.split()
 
 # Functions known by name only (sqlglot parses them as Anonymous), harmless on every engine.
@@ -154,22 +159,30 @@ def function_name(node: exp.Func) -> str:
     return (node.name if isinstance(node, exp.Anonymous) else node.sql_name()).lower()
 
 
-def _check_function(node: exp.Func) -> None:
-    name = function_name(node)
-    if name in DENIED_FUNCTIONS:
-        reason = _(DENIED_FUNCTIONS[name])
-        raise refuse(
-            _("function %(name)s() is not allowed: %(reason)s") % {"name": name, "reason": reason},
-            "sql_function_refused",
+def written_name(node: exp.Expr, sql: str) -> str | None:
+    """The function name as the caller spelled it. Parsing adds conversions nobody wrote (strftime's
+    argument becomes ts_or_ds_to_timestamp(...)); those have no source position, so the nearest
+    enclosing function that was written is named instead, never a name the caller did not write."""
+    current: exp.Expr | None = node
+    while current is not None:
+        meta = current.meta if isinstance(current, exp.Func) else {}
+        start, end = meta.get("start"), meta.get("end")
+        if isinstance(start, int) and isinstance(end, int) and 0 <= start <= end < len(sql):
+            return sql[start : end + 1]
+        current = current.parent
+    return None
+
+
+def _function_refused(node: exp.Func, sql: str, reason: str | None) -> QueryInvalid:
+    """`reason` None: the function is simply not on the allow-list."""
+    name = written_name(node, sql)
+    if name is None:
+        text = reason or _("it is not on the list of allowed functions")
+        return refuse(
+            _("a function in this query is not allowed: %(reason)s") % {"reason": text}, "sql_function_refused"
         )
-    if name.startswith(_DENIED_PREFIXES):
-        raise refuse(
-            _("function %(name)s() is not allowed: system functions are refused") % {"name": name},
-            "sql_function_refused",
-        )
-    allowed = name in ALLOWED_FUNCTION_NAMES if isinstance(node, exp.Anonymous) else type(node) in _ALLOWED_FUNCTIONS
-    if not allowed:
-        raise refuse(
+    if reason is None:
+        return refuse(
             _(
                 "function %(name)s() is not on the list of allowed functions; use standard aggregates, "
                 "string, number and date functions"
@@ -177,9 +190,25 @@ def _check_function(node: exp.Func) -> None:
             % {"name": name},
             "sql_function_refused",
         )
+    return refuse(
+        _("function %(name)s() is not allowed: %(reason)s") % {"name": name, "reason": reason}, "sql_function_refused"
+    )
 
 
-def _check_node(node: exp.Expr) -> None:
+def _check_function(node: exp.Func, sql: str) -> None:
+    name = function_name(node)
+    written = (written_name(node, sql) or name).lower()
+    for candidate in (name, written):
+        if candidate in DENIED_FUNCTIONS:
+            raise _function_refused(node, sql, _(DENIED_FUNCTIONS[candidate]))
+        if candidate.startswith(_DENIED_PREFIXES):
+            raise _function_refused(node, sql, _("system functions are refused"))
+    allowed = name in ALLOWED_FUNCTION_NAMES if isinstance(node, exp.Anonymous) else type(node) in _ALLOWED_FUNCTIONS
+    if not allowed:
+        raise _function_refused(node, sql, None)
+
+
+def _check_node(node: exp.Expr, sql: str) -> None:
     kind = type(node).__name__
     if kind in _REFUSED_NODES:
         raise refuse(_(_REFUSED_NODES[kind]))
@@ -191,7 +220,7 @@ def _check_node(node: exp.Expr) -> None:
     if type(node) in _ALLOWED_NODES:  # exact classes: a subclass is not trusted by inheritance
         return
     if isinstance(node, exp.Func):
-        _check_function(node)
+        _check_function(node, sql)
     else:
         raise refuse(_("the construct %(kind)s is not allowed in a read-only query") % {"kind": kind})
 
@@ -209,10 +238,12 @@ class _Tables:
             return name.lower()
         return name
 
-    def ident(self, node: exp.Expr | None) -> str:
+    def ident(self, node: exp.Expr | str | None) -> str:
         if isinstance(node, exp.Identifier):
             return self.fold(node.name, bool(node.args.get("quoted")))
-        return self.fold(node.name) if node is not None else ""
+        if isinstance(node, exp.Expr):
+            return self.fold(node.name)
+        return self.fold(node or "")  # the parser leaves an empty string for the missing part of `a..b`
 
     def walk(self, node: exp.Expr, visible: frozenset[str]) -> None:
         with_ = node.args.get("with_") or node.args.get("with")
@@ -234,13 +265,10 @@ class _Tables:
     def check(self, table: exp.Table, visible: frozenset[str]) -> None:
         if isinstance(table.this, exp.Func):
             return  # a table-valued function: checked as a function
+        if table.args.get("catalog") is not None:
+            raise refuse(_("%(table)s: other databases are not reachable") % {"table": table.name}, "sql_table_refused")
         name, db = self.ident(table.this), self.ident(table.args.get("db"))
         shown = table.name
-        if table.args.get("catalog") is not None:
-            raise refuse(
-                _("%(table)s: other databases are not reachable") % {"table": table.sql(self.dialect)},
-                "sql_table_refused",
-            )
         if db:
             if db.lower() in SYSTEM_SCHEMAS:
                 raise refuse(
@@ -346,6 +374,18 @@ def check_select(
         raise refuse(_("the SQL is longer than %(max)s characters") % {"max": MAX_SQL_CHARS}, "sql_too_long")
     if "\x00" in sql:
         raise refuse(_("the SQL contains a NUL character"), "sql_syntax")
+    try:
+        return _checked(sql, dialect=dialect, exposed=exposed, schema=schema, params=params, row_cap=row_cap)
+    except QueryInvalid:
+        raise
+    except Exception as exc:  # a shape the checks did not foresee is refused, never a server error
+        log.warning("SQL checker could not check a statement", extra={"error": type(exc).__name__})
+        raise refuse(_("the SQL could not be checked; simplify the statement"), "sql_syntax") from None
+
+
+def _checked(
+    sql: str, *, dialect: str, exposed: Collection[str], schema: str | None, params: Mapping[str, Any], row_cap: int
+) -> exp.Expr:
     tree = _parse_one(sql, dialect)
     _check_depth(tree)
     if not isinstance(tree, exp.Select | exp.SetOperation):
@@ -353,7 +393,7 @@ def check_select(
         reason = _(_STATEMENTS[kind]) if kind in _STATEMENTS else _("it is not a SELECT")
         raise refuse(_not_select(reason), "sql_not_select")
     for node in tree.walk():
-        _check_node(node)
+        _check_node(node, sql)
     _Tables(dialect, exposed, schema).walk(tree, frozenset())
     check_params(tree, params)
     _apply_row_cap(tree, row_cap)
