@@ -91,12 +91,34 @@ def _rewrite(con: duckdb.DuckDBPyConnection, outputs: list[exp.Expr]) -> None:
     con.execute(exp.Create(this=_DATA.copy(), kind="TABLE", expression=select, replace=True).sql("duckdb"))
 
 
+INDEX_COLUMN = "index"
+
+
+def _index_name(names: list[str]) -> str:
+    """The name of an unnamed first column with data: `index`, as pandas writes its row index."""
+    taken = set(names)
+    name, number = INDEX_COLUMN, 1
+    while name in taken:
+        name, number = f"{INDEX_COLUMN}_{number}", number + 1
+    return name
+
+
 def drop_blank_columns(con: duckdb.DuckDBPyConnection, names: list[str], blanks: list[int], header_row: int) -> None:
-    """Drop unnamed columns that hold nothing; an unnamed column with data is the user's to name."""
+    """Drop unnamed columns that hold nothing; an unnamed column with data is the user's to name.
+
+    The one exception is an unnamed first column with data: that is the row index pandas writes
+    (`df.to_csv()` gives ",a,b"), kept as a column named `index`. `names` is updated in place.
+    """
     if not blanks:
         return
     counts = _first_row(con, exp.select(*(exp.Count(this=_column(names[i])) for i in blanks)).from_(_DATA.copy()))
+    outputs: list[exp.Expr] = []
     for position, count in zip(blanks, counts, strict=True):
+        if count and position == 0:
+            renamed = _index_name(names)
+            outputs.append(exp.alias_(_column(names[0]), exp.to_identifier(renamed, quoted=True)))
+            names[0] = renamed
+            continue
         if count:
             before = next((names[i] for i in range(position - 1, -1, -1) if i not in blanks), None)
             where = (
@@ -112,7 +134,9 @@ def drop_blank_columns(con: duckdb.DuckDBPyConnection, names: list[str], blanks:
                 % {"where": where, "row": header_row},
                 code="blank_header",
             )
-    _rewrite(con, [_column(n) for i, n in enumerate(names) if i not in blanks])
+    kept = [i for i in range(len(names)) if i not in blanks]
+    _rewrite(con, [*outputs, *(_column(names[i]) for i in kept)])
+    blanks[:] = [i for i in blanks if not (outputs and i == 0)]
 
 
 # Constant templates (no user text; __c__ becomes the quoted column). Per source type, the narrower
@@ -123,6 +147,23 @@ _FITS_TIME = (
     r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[0-9]{4}[-/][0-9]{1,2}[-/][0-9]{1,2}"
     r"([ T][0-9]{1,2}:[0-9]{2}(:[0-9]{2}([.][0-9]+)?)?)?')) AND COUNT(" + _AS_TIME + ") = COUNT(__c__)"
 )
+# Dates written with a month name, as English-language spreadsheets and exports do: 19-Jan-18,
+# 19 January 2018, December 30, 2007. A column becomes a date only when every value has the same
+# shape; a two-digit year is kept apart from a four-digit one, so 18 never becomes the year 18.
+_MONTH = "[A-Za-z]{3,9}"
+_NAMED_MONTH_DATES = (
+    (f"[0-9]{{1,2}}[- ]{_MONTH}[- ][0-9]{{2}}", ("%d-%b-%y", "%d-%B-%y", "%d %b %y", "%d %B %y")),
+    (f"[0-9]{{1,2}}[- ]{_MONTH}[- ][0-9]{{4}}", ("%d-%b-%Y", "%d-%B-%Y", "%d %b %Y", "%d %B %Y")),
+    (f"{_MONTH} [0-9]{{1,2}}, ?[0-9]{{4}}", ("%B %d, %Y", "%b %d, %Y", "%B %d,%Y", "%b %d,%Y")),
+)
+
+
+def _named_month_date(pattern: str, formats: tuple[str, ...]) -> tuple[str, str, str]:
+    parse = "TRY_STRPTIME(TRIM(__c__), [" + ", ".join(f"'{f}'" for f in formats) + "])"
+    fits = f"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '{pattern}')) AND COUNT({parse}) = COUNT(__c__)"
+    return ("DATE", fits, f"CAST({parse} AS DATE)")
+
+
 NARROWER: dict[str, list[tuple[str, str, str]]] = {
     "VARCHAR": [
         (
@@ -155,7 +196,10 @@ NARROWER: dict[str, list[tuple[str, str, str]]] = {
             "CAST(REPLACE(TRIM(__c__), '/', '-') AS DATE)",
         ),
         ("TIMESTAMP", _FITS_TIME, "CAST(REPLACE(TRIM(__c__), '/', '-') AS TIMESTAMP)"),
+        *(_named_month_date(pattern, formats) for pattern, formats in _NAMED_MONTH_DATES),
     ],
+    # Offsets (2024-01-01T10:00:00Z, +08:00) are kept as the UTC time: one kind of time per dataset.
+    "TIMESTAMP WITH TIME ZONE": [("TIMESTAMP", "COUNT(*) >= 0", "TIMEZONE('UTC', __c__)")],
     # Excel stores every number as a double and every date as a date-time.
     "DOUBLE": [("BIGINT", "BOOL_AND(__c__ = TRUNC(__c__) AND ABS(__c__) < 9e15)", "CAST(__c__ AS BIGINT)")],
     "TIMESTAMP": [("DATE", "BOOL_AND(__c__ = DATE_TRUNC('day', __c__))", "CAST(__c__ AS DATE)")],
@@ -167,10 +211,13 @@ def _family(type_name: str) -> str:
     return "TIMESTAMP" if type_name.startswith("TIMESTAMP") and "TIME ZONE" not in type_name else type_name
 
 
-def infer_types(con: duckdb.DuckDBPyConnection, *, sources: tuple[str, ...] = ("VARCHAR",)) -> dict[str, str]:
+def infer_types(
+    con: duckdb.DuckDBPyConnection, *, sources: tuple[str, ...] = ("VARCHAR", "TIMESTAMP WITH TIME ZONE")
+) -> dict[str, str]:
     """Give columns of the `sources` types the narrowest type all their values fit.
 
-    Text may become integer, decimal, boolean, date or date-time; doubles integers; date-times dates.
+    Text may become integer, decimal, boolean, date or date-time; doubles integers; date-times dates;
+    date-times with a time zone the UTC date-time.
     A cheap pass over the first rows rules most columns out; one full scan confirms the rest.
     A column with a single value that does not fit (N/A, 2025-02-30) keeps its type: nothing is lost.
     """

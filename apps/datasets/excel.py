@@ -193,5 +193,5 @@ def load_sheet(
     report.columns = [n for i, n in enumerate(names) if i not in blanks]
     report.dropped_empty_columns = [i + 1 for i in blanks]
     progress(0.8, "typing")
-    report.converted = infer_types(con, sources=("VARCHAR", "DOUBLE", "TIMESTAMP"))
+    report.converted = infer_types(con, sources=("VARCHAR", "DOUBLE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE"))
     return report

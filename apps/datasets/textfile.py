@@ -76,6 +76,30 @@ def transcode(src: Path, dest: Path, encoding: str) -> None:
         ) from exc
 
 
+def refuse_nul_bytes(path: Path) -> None:
+    """A NUL byte anywhere in a (UTF-8) text file is refused, as one in its first bytes already is.
+
+    Spreadsheet programs never write one; it comes from a damaged or partly binary file, and stored
+    in a value it would cut that value short in other programs.
+    """
+    line = 1
+    with path.open("rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            position = chunk.find(b"\x00")
+            if position >= 0:
+                line += chunk.count(b"\n", 0, position)
+                raise IngestRejected(
+                    _(
+                        "line %(line)s of the file contains a NUL character (byte 0), which text files do not "
+                        "hold; the file looks damaged or partly binary. Open it in a spreadsheet program, save "
+                        "it again as CSV UTF-8 and re-upload"
+                    )
+                    % {"line": f"{line:,}"},
+                    code="nul_byte",
+                )
+            line += chunk.count(b"\n")
+
+
 def _sample_lines(path: Path, header_row: int) -> list[str]:
     """The header line and the lines after it, from the start of a UTF-8 file."""
     with path.open("rb") as handle:
@@ -137,6 +161,7 @@ def _load_as(
         progress(0.05, "converting to UTF-8")
         transcode(src, utf8, encoding)
     try:
+        refuse_nul_bytes(utf8)
         lines = _sample_lines(utf8, header_row)
         delimiter = sniff_delimiter(lines)
         header = next(csv.reader([lines[0]], delimiter=delimiter))

@@ -283,3 +283,58 @@ def test_the_profile_names_a_summary_row(tmp_path):
     ingest_file(path, dest, fmt="csv", sheet=None, header_row=1, max_rows=100)
     profile = profile_table(dest)
     assert profile.column("Nation").total_label == "Total" and profile.column("Gold").total_label is None
+
+
+# ---- what users' files hold: UTC times, pandas' index, month names, stray NUL bytes ----
+
+
+def test_iso_times_with_a_zone_become_utc_times(tmp_path):
+    body = "时间,v\n2024-01-01T10:00:00Z,1\n2024-01-02T11:30:00+08:00,2\n"
+    path = write(tmp_path, "z.csv", body)
+    report, types, rows = ingest(path)
+    assert types["时间"] == "TIMESTAMP" and report.converted["时间"] == "TIMESTAMP"
+    naive_utc = [dt.datetime(2024, 1, 1, 10, tzinfo=dt.UTC), dt.datetime(2024, 1, 2, 3, 30, tzinfo=dt.UTC)]
+    assert [r[0] for r in rows] == [t.replace(tzinfo=None) for t in naive_utc]
+    profile = profile_table(path.with_suffix(".duckdb"))
+    assert profile.row_count == 2
+
+
+def test_a_pandas_index_column_without_a_name_is_kept_as_index(tmp_path):
+    report, types, rows = ingest(write(tmp_path, "p.csv", ",a,b\n0,1,x\n1,3,y\n"))
+    assert list(types) == ["index", "a", "b"] and rows == [(0, 1, "x"), (1, 3, "y")]
+    assert report.columns == ["index", "a", "b"] and report.dropped_empty_columns == []
+    _report, types, _rows = ingest(write(tmp_path, "q.csv", ",index,,b\n0,5,,x\n"))
+    assert list(types) == ["index_1", "index", "b"]
+
+
+def test_a_pandas_index_column_in_a_workbook_is_kept_as_index(tmp_path):
+    path = xlsx(tmp_path, {"s": [[None, "a"], [0, "x"], [1, "y"]]})
+    _report, types, rows = ingest(path, sheet="s")
+    assert list(types) == ["index", "a"] and rows == [(0, "x"), (1, "y")]
+
+
+@pytest.mark.parametrize(
+    ("values", "dates"),
+    [
+        (["19-Jan-18", "20-feb-18", "1-Mar-99"], [dt.date(2018, 1, 19), dt.date(2018, 2, 20), dt.date(1999, 3, 1)]),
+        (["19-Jan-2018", "20 February 2018"], [dt.date(2018, 1, 19), dt.date(2018, 2, 20)]),
+        (['"December 30, 2007"', '"Jan 2, 2008"'], [dt.date(2007, 12, 30), dt.date(2008, 1, 2)]),
+    ],
+)
+def test_dates_with_month_names_become_dates(tmp_path, values, dates):
+    body = "d,v\n" + "".join(f"{v},{i}\n" for i, v in enumerate(values))
+    _report, types, rows = ingest(write(tmp_path, "d.csv", body))
+    assert types["d"] == "DATE" and [r[0] for r in rows] == dates
+
+
+def test_month_name_dates_in_mixed_shapes_stay_text(tmp_path):
+    body = 'd,v\n19-Jan-18,1\n"December 30, 2007",2\n19-Jan-2018,3\n'
+    _report, types, _rows = ingest(write(tmp_path, "d.csv", body))
+    assert types["d"] == "VARCHAR"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "gb18030"])
+def test_a_nul_byte_anywhere_in_a_text_file_is_refused(tmp_path, encoding):
+    body = "a,b\n" + "文本,1\n" * 5000 + "y\x00z,2\n"
+    error = rejected(write(tmp_path, "n.csv", body, encoding=encoding))
+    assert error.code == "nul_byte" and "line 5,002" in error.message
