@@ -267,6 +267,40 @@ def test_zip_bomb_disguised_as_xlsx(tmp_path):
     assert info.value.code == "zip_bomb" and "CSV" in info.value.message
 
 
+def lie_about_sizes(path: Path, name: str, declared: int) -> None:
+    """Rewrite a member's sizes in its local header and the central directory, as a crafted bomb does."""
+    data = bytearray(path.read_bytes())
+    encoded = name.encode()
+    for signature, size_at in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        start = 0
+        while (start := data.find(signature, start)) >= 0:
+            name_at = start + (30 if signature == b"PK\x03\x04" else 46)
+            if data[name_at : name_at + len(encoded)] == encoded:
+                data[start + size_at : start + size_at + 4] = declared.to_bytes(4, "little")
+            start += 4
+    path.write_bytes(bytes(data))
+
+
+def test_a_zip_bomb_with_false_sizes_is_measured_by_what_really_inflates(tmp_path, monkeypatch):
+    monkeypatch.setattr("apps.datasets.excel.ZIP_RATIO_FLOOR", 1024**2)  # a smaller bomb keeps the test quick
+    path = tmp_path / "liar.xlsx"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+        archive.writestr("xl/worksheets/sheet1.xml", b"<c>0</c>" * 2 * 1024**2)  # 16 MB of one cell
+    lie_about_sizes(path, "xl/worksheets/sheet1.xml", 1000)
+    assert all(m.file_size < 2000 for m in zipfile.ZipFile(path).infolist()), "the declared sizes look harmless"
+    with pytest.raises(IngestRejected) as info:
+        detect_format(path, "liar.xlsx")
+    assert info.value.code == "zip_bomb"
+
+
+def test_a_real_workbook_with_false_sizes_inflates_within_limits(tmp_path):
+    path = xlsx(tmp_path, {"s": [["a", "b"], [1, "x"], [2, "y"]]})
+    lie_about_sizes(path, "xl/worksheets/sheet1.xml", 10)
+    assert detect_format(path, path.name) == "xlsx"
+
+
 def test_a_zip_that_is_not_a_workbook(tmp_path):
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
