@@ -17,6 +17,7 @@ from apps.datasets import services as dataset_services
 from apps.tenants import services
 from apps.tenants.models import Tenant
 from apps.tenants.scopes import ALL_SCOPES, Role
+from tests.support.sales import SALES
 
 _seq = itertools.count(1)
 
@@ -98,3 +99,9 @@ def csv_binding(tenant_a: Any, settings: Any, tmp_path: Any) -> Callable[..., Da
         return DataBinding.for_dataset(tenant=tenant_a, dataset=dataset)
 
     return make
+
+
+@pytest.fixture
+def binding(csv_binding: Callable[..., DataBinding]) -> DataBinding:
+    """The sales table of tests/support/sales.py as tenant_a's dataset 销售, bound for a run."""
+    return csv_binding("sales.csv", SALES, name="销售")

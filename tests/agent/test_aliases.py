@@ -16,8 +16,8 @@ from apps.agent.tools import TOOLS, DataBinding, run_tool
 from apps.audit.models import AuditEvent, InterceptionLog, RequiredToolRule
 from apps.audit.replay import replay
 from apps.datasets import source_services
-from tests.agent.test_graph import BY_REGION, ask, binding  # noqa: F401 - the fixture
 from tests.fakes import ScriptedChatModel, call, final, tool_results, tools
+from tests.support.sales import BY_REGION, ask
 
 # The requirement document's query_database example, verbatim.
 QUERY_DATABASE = {
@@ -47,7 +47,7 @@ def events_of(response):
     return list(AuditEvent.objects.filter(trace_id=response.audit.trace_id).order_by("step", "id"))
 
 
-def test_the_file_aliases_run_get_schema_and_run_query_and_the_audit_keeps_both_names(binding):  # noqa: F811
+def test_the_file_aliases_run_get_schema_and_run_query_and_the_audit_keeps_both_names(binding):
     response, events, model = ask(
         binding,
         tools(call("inspect_file", response_format="standard")),
@@ -74,7 +74,7 @@ def test_the_file_aliases_run_get_schema_and_run_query_and_the_audit_keeps_both_
     ]
 
 
-def test_a_canonical_call_is_audited_under_its_own_name(binding):  # noqa: F811
+def test_a_canonical_call_is_audited_under_its_own_name(binding):
     response, _events, _model = ask(
         binding, tools(call("get_schema")), tools(call("run_query", spec=BY_REGION)), final("{{q1.地区[0]}}")
     )
@@ -84,7 +84,7 @@ def test_a_canonical_call_is_audited_under_its_own_name(binding):  # noqa: F811
     ]
 
 
-def test_query_with_a_queryspec_shape_runs_run_query(binding):  # noqa: F811
+def test_query_with_a_queryspec_shape_runs_run_query(binding):
     response, _events, _model = ask(
         binding,
         tools(call("inspect_file")),
@@ -122,7 +122,7 @@ def test_max_rows_cuts_the_rows_returned(sql_binding):
     assert outcome.name == "execute_sql_safe" and outcome.called_as == "query_database"
 
 
-def test_sql_text_on_a_file_dataset_is_a_correctable_error_that_says_what_to_send(binding):  # noqa: F811
+def test_sql_text_on_a_file_dataset_is_a_correctable_error_that_says_what_to_send(binding):
     outcome = run_tool(
         binding,
         tools={n: t for n, t in TOOLS.items() if "file" in t.source_types},
@@ -166,7 +166,7 @@ def test_analyze_dataframe_arguments_that_fit_no_tool_are_refused(arguments):
         canonical_call("analyze_dataframe", arguments)
 
 
-def test_repeating_an_alias_call_is_no_progress_like_repeating_its_canonical_call(binding):  # noqa: F811
+def test_repeating_an_alias_call_is_no_progress_like_repeating_its_canonical_call(binding):
     response, _events, _model = ask(
         binding,
         tools(call("get_schema")),
@@ -175,7 +175,7 @@ def test_repeating_an_alias_call_is_no_progress_like_repeating_its_canonical_cal
     assert response.status == "failed" and response.error.code == "no_progress"
 
 
-def test_required_tool_rules_accept_the_documented_names(binding):  # noqa: F811
+def test_required_tool_rules_accept_the_documented_names(binding):
     RequiredToolRule.objects.filter(source_type="file").update(all_of=["inspect_file", "analyze_dataframe"])
     RequiredToolRule.objects.update_or_create(
         source_type="sql", defaults={"all_of": [], "any_of": ["query", "execute_sql_safe"]}
@@ -225,7 +225,7 @@ def test_the_admin_accepts_alias_names_in_required_tool_rules(admin_client, db):
     assert set(canonical_names("query")) == {"run_query", "execute_sql_safe"}
 
 
-def test_a_run_called_by_aliases_replays_without_difference(binding):  # noqa: F811
+def test_a_run_called_by_aliases_replays_without_difference(binding):
     response, _events, _model = ask(
         binding,
         tools(call("inspect_file")),
@@ -243,7 +243,7 @@ def test_a_run_called_by_aliases_replays_without_difference(binding):  # noqa: F
     assert "run_query (called as analyze_dataframe): same" in out.getvalue() and "No difference" in out.getvalue()
 
 
-def test_an_older_row_recorded_under_an_alias_still_replays(binding):  # noqa: F811
+def test_an_older_row_recorded_under_an_alias_still_replays(binding):
     response, _events, _model = ask(
         binding, tools(call("get_schema")), tools(call("run_query", spec=BY_REGION)), final("{{q1.地区[0]}}")
     )

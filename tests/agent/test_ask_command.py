@@ -10,8 +10,8 @@ from django.core.management import CommandError, call_command
 from django.utils import translation
 
 from apps.agent import providers
-from tests.agent.test_graph import BY_REGION, binding  # noqa: F401 - the fixture
 from tests.fakes import ScriptedChatModel, call, final, tools
+from tests.support.sales import BY_REGION
 
 
 def run(*args):
@@ -31,7 +31,7 @@ def scripted(monkeypatch):
     return use
 
 
-def test_text_and_json_output(binding, scripted):  # noqa: F811
+def test_text_and_json_output(binding, scripted):
     turns = [
         tools(call("get_schema")),
         tools(call("run_query", spec=BY_REGION)),
@@ -51,7 +51,7 @@ def test_text_and_json_output(binding, scripted):  # noqa: F811
     assert body["explanation"][0]["measures"] == [{"name": "销售额", "formula": "sum(金额)"}]
 
 
-def test_interceptions_print_the_friendly_message(binding, scripted):  # noqa: F811
+def test_interceptions_print_the_friendly_message(binding, scripted):
     scripted(final("销售额 999"), final("销售额 999"))
     out, _err = run("销售额？", "--tenant", "alpha", "--dataset", "销售")
     assert out.startswith("[intercepted] 这个回答未能通过核对，已被拦截：回答陈述了数据，却没有查询数据。")
@@ -66,7 +66,7 @@ def test_interceptions_print_the_friendly_message(binding, scripted):  # noqa: F
         (["", "--tenant", "alpha", "--dataset", "销售"], "ask a question"),
     ],
 )
-def test_bad_input_is_a_clear_error(binding, args, fragment):  # noqa: F811
+def test_bad_input_is_a_clear_error(binding, args, fragment):
     with pytest.raises(CommandError) as info:
         run(*args)
     assert fragment in str(info.value)

@@ -9,11 +9,11 @@ import pytest
 
 from apps.agent.runner import answer_question
 from tests.agent.loopback import STREAM_ERROR, http_error, text_turn, tool_turn
-from tests.agent.test_graph import BY_REGION, binding  # noqa: F401 - the fixture
 from tests.fakes import ScriptedChatModel, call, final, tool_results, tools
+from tests.support.sales import BY_REGION
 
 
-def test_a_streamed_tool_calling_run_is_answered_and_metered(binding, use_openai_server, settings):  # noqa: F811
+def test_a_streamed_tool_calling_run_is_answered_and_metered(binding, use_openai_server, settings):
     use_openai_server.script = [
         tool_turn(("get_schema", {}), content="先看字段。", input_tokens=900, output_tokens=30),
         tool_turn(("run_query", {"spec": BY_REGION}), input_tokens=1500, output_tokens=60),
@@ -38,7 +38,7 @@ def test_a_streamed_tool_calling_run_is_answered_and_metered(binding, use_openai
     assert events[-1].type == "run.finished"
 
 
-def test_an_endpoint_failure_fails_the_run_with_a_clear_message(binding, use_openai_server):  # noqa: F811
+def test_an_endpoint_failure_fails_the_run_with_a_clear_message(binding, use_openai_server):
     use_openai_server.script = [tool_turn(("get_schema", {}))]
     use_openai_server.fail_next(STREAM_ERROR)
     events = []
@@ -48,7 +48,7 @@ def test_an_endpoint_failure_fails_the_run_with_a_clear_message(binding, use_ope
     assert events[-1].type == "run.failed"
 
 
-def test_search_web_is_offered_only_with_a_key_and_its_failure_goes_back_to_the_model(binding, settings, tavily_server):  # noqa: F811
+def test_search_web_is_offered_only_with_a_key_and_its_failure_goes_back_to_the_model(binding, settings, tavily_server):
     model = ScriptedChatModel(
         turns=[tools(call("get_schema")), tools(call("run_query", spec=BY_REGION)), final("{{q1.地区[0]}}")]
     )
@@ -84,7 +84,7 @@ def test_search_web_is_offered_only_with_a_key_and_its_failure_goes_back_to_the_
     assert sent.headers["authorization"] == "Bearer tvly-test-key" and sent.body["max_results"] == 3
 
 
-def test_a_structured_json_reply_over_http_runs_its_calls_and_shows_only_its_content(binding, use_openai_server):  # noqa: F811
+def test_a_structured_json_reply_over_http_runs_its_calls_and_shows_only_its_content(binding, use_openai_server):
     def reply(kind, content, round_, **action):
         body = {
             "task_analysis": "用户要比较各地区销售额：1. 看字段；2. 分组汇总。",

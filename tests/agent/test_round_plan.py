@@ -9,8 +9,8 @@ import pytest
 from apps.agent.offline import OfflinePlanner
 from apps.agent.round_plan import enumeration_as_lines
 from apps.agent.runner import answer_question
-from tests.agent.test_graph import BY_REGION, SALES
 from tests.fakes import ScriptedChatModel, call, final, tools
+from tests.support.sales import BY_REGION, SALES
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from __future__ import annotations
 from apps.agent.rules import verification_rules
 from apps.agent.verification.patterns import DEFAULT_PATTERNS
 from apps.audit.models import DetectionPattern, InterceptionLog, RequiredToolRule, WhitelistPattern
-from tests.agent.test_graph import ask, binding, schema_then_query  # noqa: F401 - the fixture
 from tests.fakes import final
+from tests.support.sales import ask, schema_then_query
 
 
 def test_defaults_are_seeded_as_editable_rows(db):
@@ -15,7 +15,7 @@ def test_defaults_are_seeded_as_editable_rows(db):
     assert file_rule.all_of == ["get_schema", "run_query"]
 
 
-def test_a_whitelist_added_after_an_interception_lets_the_same_answer_through(binding):  # noqa: F811
+def test_a_whitelist_added_after_an_interception_lets_the_same_answer_through(binding):
     draft = "推荐套餐：Sample Kit，适合 {{q1.地区[0]}} 的客户。"
     first, _events, _model = ask(binding, *schema_then_query(), final(draft), final(draft))
     assert first.status == "intercepted"
@@ -26,28 +26,28 @@ def test_a_whitelist_added_after_an_interception_lets_the_same_answer_through(bi
     assert second.status == "answered" and "Sample Kit" in second.answer
 
 
-def test_a_deactivated_pattern_stops_matching_at_once(binding):  # noqa: F811
+def test_a_deactivated_pattern_stops_matching_at_once(binding):
     DetectionPattern.objects.filter(code="test_name").update(active=False)
     assert "test_name" not in {p.code for p in verification_rules().patterns}
     response, _events, _model = ask(binding, *schema_then_query(), final("Alice 所在的 {{q1.地区[0]}} 最高。"))
     assert response.status == "answered"
 
 
-def test_required_tools_are_data(binding):  # noqa: F811
+def test_required_tools_are_data(binding):
     RequiredToolRule.objects.filter(source_type="file").update(all_of=["get_schema", "run_query", "sample_rows"])
     response, _events, _model = ask(binding, *schema_then_query(), final("{{q1.地区[0]}}"), final("{{q1.地区[0]}}"))
     assert response.status == "intercepted"
     assert "sample_rows" in InterceptionLog.objects.for_tenant(binding.tenant).get().reasons[0]["message"]
 
 
-def test_a_pattern_that_does_not_compile_is_skipped_not_fatal(binding):  # noqa: F811
+def test_a_pattern_that_does_not_compile_is_skipped_not_fatal(binding):
     DetectionPattern.objects.create(code="broken", regex="(unclosed")
     assert "broken" not in {p.code for p in verification_rules().patterns}
     response, _events, _model = ask(binding, *schema_then_query(), final("{{q1.地区[0]}}"))
     assert response.status == "answered"
 
 
-def test_ordinary_phrases_are_whitelisted_by_default(binding):  # noqa: F811
+def test_ordinary_phrases_are_whitelisted_by_default(binding):
     draft = "For example, {{q1.地区[0]}} leads with {{q1.销售额[0]}}; the example data are real results."
     response, _events, _model = ask(
         binding, *schema_then_query(), final(draft), final(draft), question="Which region leads?"

@@ -11,8 +11,8 @@ from langchain_core.messages import AIMessage, ToolMessage
 
 from apps.agent.runner import answer_question
 from apps.audit.models import AuditEvent, InterceptionLog
-from tests.agent.test_graph import BY_REGION, SALES
 from tests.fakes import ScriptedChatModel, final, structured, structured_call, tool_results
+from tests.support.sales import BY_REGION, SALES
 
 QUESTION = "各地区销售额是多少？"
 ANALYSIS = "用户想比较各地区的销售额。1. 识别为分组汇总；2. 风险：地区名称需与数据一致；3. 先看字段再汇总。"

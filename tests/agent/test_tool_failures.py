@@ -12,8 +12,8 @@ from apps.agent.runner import answer_question
 from apps.agent.tools import DataBinding
 from apps.audit.models import AuditEvent
 from apps.datasets import source_services
-from tests.agent.test_graph import ask, binding  # noqa: F401 - the fixture
 from tests.fakes import ScriptedChatModel, call, final, tools
+from tests.support.sales import ask
 
 NOTHING = {
     "filters": [{"column": "地区", "op": "=", "value": "西北"}],
@@ -65,7 +65,7 @@ def test_an_unreachable_source_says_why_and_what_to_do_without_technical_details
     assert event.status == "system_error" and "shop.db" in event.error, "admins keep the technical text"
 
 
-def test_a_missing_dataset_file_is_told_without_its_name(binding):  # noqa: F811
+def test_a_missing_dataset_file_is_told_without_its_name(binding):
     binding.version.storage_name = "missing.duckdb"
     response, events, _model = ask(
         binding, tools(call("get_schema")), tools(call("run_query", spec=NOTHING)), final("华东 160.5")
@@ -85,7 +85,7 @@ def test_a_missing_dataset_file_is_told_without_its_name(binding):  # noqa: F811
         ("What are the sales in 西北?", "西北的销售额：no data matched。"),
     ],
 )
-def test_an_empty_result_says_no_data_matched(binding, question, expected):  # noqa: F811
+def test_an_empty_result_says_no_data_matched(binding, question, expected):
     response, _events, _model = ask(
         binding,
         tools(call("get_schema")),
@@ -96,7 +96,7 @@ def test_an_empty_result_says_no_data_matched(binding, question, expected):  # n
     assert response.answer == expected and "—" not in response.answer
 
 
-def test_an_empty_table_is_said_in_words_in_the_ask_command(binding, capsys):  # noqa: F811
+def test_an_empty_table_is_said_in_words_in_the_ask_command(binding, capsys):
     from apps.agent.management.commands.ask import Command
     from apps.agent.response import TableOut
 

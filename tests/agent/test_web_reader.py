@@ -17,8 +17,8 @@ from apps.agent.web_reader import ReaderLimits, networks, read_page
 from apps.audit.models import AuditEvent
 from apps.audit.replay import replay
 from tests.agent.loopback import HANG, Page, PageServer, tavily_result
-from tests.agent.test_graph import BY_REGION, ask, binding  # noqa: F401 - the fixture
 from tests.fakes import call, final, tool_results, tools
+from tests.support.sales import BY_REGION, ask
 
 ARTICLE = """<!doctype html><html><head><title>2025 年国庆节放假安排</title>
 <style>body { color: red }</style><script>var secret = "do not read";</script></head>
@@ -180,7 +180,7 @@ def test_a_host_is_resolved_once_and_the_connection_goes_to_that_address(pages, 
     assert pages.requests[0].headers["host"] == f"pages.test:{port}"
 
 
-def test_web_reader_is_offered_only_when_web_access_is_enabled(binding, settings, pages):  # noqa: F811
+def test_web_reader_is_offered_only_when_web_access_is_enabled(binding, settings, pages):
     _response, _events, model = ask(binding, final("你好"), question="你好")
     assert "web_reader" not in {t["function"]["name"] for t in model.bound_tools}
 
@@ -202,7 +202,7 @@ def test_web_reader_is_offered_only_when_web_access_is_enabled(binding, settings
     ]
 
 
-def test_replay_reports_web_steps_as_not_replayable_unless_live(binding, settings, pages, tavily_server):  # noqa: F811
+def test_replay_reports_web_steps_as_not_replayable_unless_live(binding, settings, pages, tavily_server):
     settings.TAVILY_API_KEY = "tvly-test-key"
     settings.TAVILY_BASE_URL = tavily_server.url
     settings.WEB_READER_ENABLED = True

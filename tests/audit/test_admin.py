@@ -14,9 +14,8 @@ from django.test import Client
 from apps.audit.models import AuditEvent, DetectionPattern, InterceptionLog, RequiredToolRule, UsageKind, UsageRecord
 from apps.audit.models import WhitelistPattern as Whitelist
 from apps.tenants.scopes import Role
-from tests.agent.test_graph import ask, binding, schema_then_query  # noqa: F401 - the fixture
-from tests.audit.test_audit import run
 from tests.fakes import final
+from tests.support.sales import ask, run, schema_then_query
 
 SAMPLE_DRAFT = "推荐套餐：Sample Kit，适合 {{q1.地区[0]}} 的客户。"
 HOSTILE_DRAFT = "推荐套餐：Sample Kit，{{q1.地区[0]}} 增长 4321 元。"
@@ -38,7 +37,7 @@ def staff(db) -> Client:
     return client
 
 
-def intercept(binding, draft=SAMPLE_DRAFT, question="2025 年各地区销售额是多少？"):  # noqa: F811
+def intercept(binding, draft=SAMPLE_DRAFT, question="2025 年各地区销售额是多少？"):
     response, _events, _model = ask(binding, *schema_then_query(), final(draft), final(draft), question=question)
     assert response.status == "intercepted"
     return InterceptionLog.objects.for_tenant(binding.tenant).latest("created_at")
@@ -54,7 +53,7 @@ def texts_of(resp) -> list[str]:
     return [str(m) for m in resp.context["messages"]]
 
 
-def test_interceptions_filter_by_tenant_reason_date_and_pattern(staff, binding, tenant_b):  # noqa: F811
+def test_interceptions_filter_by_tenant_reason_date_and_pattern(staff, binding, tenant_b):
     log = intercept(binding)
     assert log.pattern_codes == "sample_word"
     assert listed(staff, INTERCEPTIONS) == 1
@@ -72,7 +71,7 @@ def test_interceptions_filter_by_tenant_reason_date_and_pattern(staff, binding, 
     assert "sample_word" in page and "test_name_zh" in page, "every stored pattern code is a filter choice"
 
 
-def test_change_page_shows_draft_and_tool_results_side_by_side_escaped(staff, binding):  # noqa: F811
+def test_change_page_shows_draft_and_tool_results_side_by_side_escaped(staff, binding):
     log = intercept(binding, HOSTILE_DRAFT, question=HOSTILE_QUESTION)
     page = staff.get(f"{INTERCEPTIONS}{log.pk}/change/").content.decode()
     panel = page.split('class="review-panel"', 1)[1]
@@ -87,7 +86,7 @@ def test_change_page_shows_draft_and_tool_results_side_by_side_escaped(staff, bi
     assert 'name="_save"' not in page, "the review page is read-only"
 
 
-def test_false_positive_action_whitelists_and_the_same_answer_then_passes(staff, binding):  # noqa: F811
+def test_false_positive_action_whitelists_and_the_same_answer_then_passes(staff, binding):
     log = intercept(binding)
     resp = staff.post(INTERCEPTIONS, {"action": "whitelist_false_positive", "_selected_action": [log.pk]}, follow=True)
     assert resp.status_code == 200
@@ -102,13 +101,13 @@ def test_false_positive_action_whitelists_and_the_same_answer_then_passes(staff,
     assert any("already whitelisted" in m for m in texts_of(again)) and reviewed_whitelist().count() == 1
 
 
-def test_whitelisted_text_is_escaped_so_it_matches_only_itself(staff, binding):  # noqa: F811
+def test_whitelisted_text_is_escaped_so_it_matches_only_itself(staff, binding):
     log = intercept(binding, "参考 Sample.Kit(v2)，{{q1.地区[0]}}。")
     staff.post(INTERCEPTIONS, {"action": "whitelist_false_positive", "_selected_action": [log.pk]})
     assert [w.regex for w in reviewed_whitelist()] == [re.escape(log.matched_patterns[0]["text"])]
 
 
-def test_mark_reviewed_and_an_interception_without_pattern_text(staff, binding):  # noqa: F811
+def test_mark_reviewed_and_an_interception_without_pattern_text(staff, binding):
     log = intercept(binding, "{{q1.地区[0]}} 增长 4321 元。")
     assert log.reason == "ungrounded_number" and log.matched_patterns == []
     resp = staff.post(INTERCEPTIONS, {"action": "mark_reviewed", "_selected_action": [log.pk]}, follow=True)
@@ -140,7 +139,7 @@ def test_required_tools_must_be_known_tool_names(staff, db):
     assert rule.all_of == ["get_schema", "run_query"]
 
 
-def test_rule_edits_in_the_admin_apply_to_the_next_run(staff, binding):  # noqa: F811
+def test_rule_edits_in_the_admin_apply_to_the_next_run(staff, binding):
     rule = RequiredToolRule.objects.get(source_type="file")
     resp = staff.post(
         f"/admin/audit/requiredtoolrule/{rule.pk}/change/",
@@ -161,7 +160,7 @@ def test_rule_edits_in_the_admin_apply_to_the_next_run(staff, binding):  # noqa:
     assert InterceptionLog.objects.for_tenant(binding.tenant).latest("created_at").pattern_codes == "kit_word"
 
 
-def test_audit_events_filter_and_replay_action_reports_no_difference(staff, binding):  # noqa: F811
+def test_audit_events_filter_and_replay_action_reports_no_difference(staff, binding):
     trace = run(binding).audit.trace_id
     base = "/admin/audit/auditevent/"
     assert listed(staff, base) == 3
@@ -174,7 +173,7 @@ def test_audit_events_filter_and_replay_action_reports_no_difference(staff, bind
     assert texts_of(resp) == [f"Run {trace[:12]}: no difference (3 step(s) identical)."]
 
 
-def test_usage_records_filter_by_kind_and_model(staff, binding):  # noqa: F811
+def test_usage_records_filter_by_kind_and_model(staff, binding):
     run(binding)
     base = "/admin/audit/usagerecord/"
     assert listed(staff, f"{base}?kind={UsageKind.RUN}") == 1
@@ -182,7 +181,7 @@ def test_usage_records_filter_by_kind_and_model(staff, binding):  # noqa: F811
     assert 'href="/admin/audit/usagerecord/platform-billing/"' in staff.get(base).content.decode()
 
 
-def test_platform_billing_is_for_staff_only(staff, binding, tenant_b, make_user):  # noqa: F811
+def test_platform_billing_is_for_staff_only(staff, binding, tenant_b, make_user):
     run(binding, usage=(1000, 200))
     UsageRecord.objects.create(tenant=tenant_b, kind=UsageKind.RUN, model="gpt-4o-mini")
     url = "/admin/audit/usagerecord/platform-billing/"

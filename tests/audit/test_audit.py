@@ -17,26 +17,10 @@ from apps.audit.replay import replay
 from apps.conversations.models import Message
 from apps.datasets import services as dataset_services
 from apps.tenants.scopes import AUDIT_READ, BILLING_READ, CONVERSATIONS_READ, CONVERSATIONS_WRITE
-from tests.agent.test_graph import BY_REGION, SALES, binding  # noqa: F401 - the fixture
-from tests.fakes import ScriptedChatModel, call, final, tools
-
-PLOT = {"chart_type": "bar", "x": "地区", "y": "销售额"}
+from tests.support.sales import BY_REGION, SALES, run
 
 
-def run(binding, question="各地区销售额？", usage=(100, 20), actor="user:ana"):  # noqa: F811
-    model = ScriptedChatModel(
-        turns=[
-            tools(call("get_schema")),
-            tools(call("run_query", spec=BY_REGION)),
-            tools(call("plot", result="q1", plot=PLOT)),
-            final("{{q1.地区[0]}} {{q1.销售额[0]}}"),
-        ],
-        usage=usage,
-    )
-    return answer_question(binding=binding, question=question, model=model, model_name="gpt-4o-mini", actor=actor)
-
-
-def test_every_tool_call_of_a_run_is_audited(binding):  # noqa: F811
+def test_every_tool_call_of_a_run_is_audited(binding):
     response = run(binding)
     events = list(AuditEvent.objects.for_tenant(binding.tenant).filter(trace_id=response.audit.trace_id))
     assert [(e.step, e.tool, e.status) for e in events] == [
@@ -51,7 +35,7 @@ def test_every_tool_call_of_a_run_is_audited(binding):  # noqa: F811
     assert [s.latency_ms for s in response.audit.steps] == [e.latency_ms for e in events]
 
 
-def test_a_replay_of_an_unchanged_run_reports_no_difference(binding):  # noqa: F811
+def test_a_replay_of_an_unchanged_run_reports_no_difference(binding):
     trace = run(binding).audit.trace_id
     report = replay(trace_id=trace, tenant=binding.tenant)
     assert [s.tool for s in report.steps] == ["get_schema", "run_query", "plot"] and report.differences == []
@@ -60,7 +44,7 @@ def test_a_replay_of_an_unchanged_run_reports_no_difference(binding):  # noqa: F
     assert "No difference" in out.getvalue()
 
 
-def test_replay_against_a_new_version_shows_what_changed(binding):  # noqa: F811
+def test_replay_against_a_new_version_shows_what_changed(binding):
     trace = run(binding).audit.trace_id
     more = SALES + "赵敏,华北,500,\n"
     file = SimpleUploadedFile("sales2.csv", more.encode())
@@ -76,14 +60,14 @@ def test_replay_against_a_new_version_shows_what_changed(binding):  # noqa: F811
     assert "3 step(s) differ" in out.getvalue()
 
 
-def test_a_replay_cannot_reach_another_tenants_run(binding, tenant_b):  # noqa: F811
+def test_a_replay_cannot_reach_another_tenants_run(binding, tenant_b):
     trace = run(binding).audit.trace_id
     with pytest.raises(Exception) as info:
         replay(trace_id=trace, tenant=tenant_b)
     assert getattr(info.value, "status", None) == 404
 
 
-def test_billing_totals_equal_the_sum_of_recorded_calls(binding, make_token, api_client):  # noqa: F811
+def test_billing_totals_equal_the_sum_of_recorded_calls(binding, make_token, api_client):
     first, second = run(binding, usage=(1000, 200)), run(binding, usage=(300, 50), actor="token:bap_abc")
     client = api_client(make_token(binding.tenant, [BILLING_READ]))
     body = client.get("/api/v1/billing/").json()
@@ -101,14 +85,14 @@ def test_billing_totals_equal_the_sum_of_recorded_calls(binding, make_token, api
     assert sum(Decimal(r["cost_usd"]) for r in rows) == Decimal(str(totals["cost_usd"]))
 
 
-def test_the_offline_planner_is_metered_at_zero_cost_but_counted(binding):  # noqa: F811
+def test_the_offline_planner_is_metered_at_zero_cost_but_counted(binding):
     response = answer_question(binding=binding, question="各地区的金额合计是多少？")
     assert response.status == "answered" and response.audit.llm.model == "offline-planner"
     calls = UsageRecord.objects.for_tenant(binding.tenant).filter(kind=UsageKind.LLM_CALL)
     assert calls.count() == response.audit.llm.calls > 0 and all(c.cost_usd == 0 for c in calls)
 
 
-def test_run_quota_exceeded_is_a_clear_error_and_no_run(binding, settings, make_token, api_client, conversation_for):  # noqa: F811
+def test_run_quota_exceeded_is_a_clear_error_and_no_run(binding, settings, make_token, api_client, conversation_for):
     settings.PLAN_QUOTAS = {**settings.PLAN_QUOTAS, "free": {"runs_per_month": 1, "tokens_per_month": None}}
     run(binding)
     with pytest.raises(QuotaExceeded) as info:
@@ -122,7 +106,7 @@ def test_run_quota_exceeded_is_a_clear_error_and_no_run(binding, settings, make_
     assert UsageRecord.objects.for_tenant(binding.tenant).filter(kind=UsageKind.RUN).count() == 1
 
 
-def test_storage_quota_refuses_the_upload(binding, settings):  # noqa: F811
+def test_storage_quota_refuses_the_upload(binding, settings):
     settings.PLAN_QUOTAS = {**settings.PLAN_QUOTAS, "free": {"storage_bytes": 1000}}
     file = SimpleUploadedFile("big.csv", b"a\n" + b"1\n" * 600)
     with pytest.raises(QuotaExceeded) as info:
@@ -132,7 +116,7 @@ def test_storage_quota_refuses_the_upload(binding, settings):  # noqa: F811
     assert info.value.code == "storage_quota_exceeded"
 
 
-def test_audit_and_billing_are_scoped_to_the_tenant(binding, tenant_b, make_token, api_client):  # noqa: F811
+def test_audit_and_billing_are_scoped_to_the_tenant(binding, tenant_b, make_token, api_client):
     trace = run(binding).audit.trace_id
     other = api_client(make_token(tenant_b, [AUDIT_READ, BILLING_READ]))
     assert other.get(f"/api/v1/audit/events/?trace_id={trace}").json()["count"] == 0

@@ -16,9 +16,8 @@ from apps.audit import views
 from apps.audit.models import UsageKind, UsageRecord
 from apps.audit.selectors import month_bounds
 from apps.tenants.scopes import Role
-from tests.agent.test_graph import ask, binding, schema_then_query  # noqa: F401 - the fixture
-from tests.audit.test_audit import run
 from tests.fakes import final
+from tests.support.sales import ask, run, schema_then_query
 
 
 def logged_in(user, lang: str = "en", **kwargs) -> Client:
@@ -28,7 +27,7 @@ def logged_in(user, lang: str = "en", **kwargs) -> Client:
 
 
 @pytest.fixture
-def tenant_admin(binding, make_user):  # noqa: F811
+def tenant_admin(binding, make_user):
     return make_user(tenant=binding.tenant, role=Role.ADMIN)
 
 
@@ -52,7 +51,7 @@ def this_month() -> str:
     return month_bounds(None)[0].strftime("%Y-%m")
 
 
-def test_billing_page_totals_equal_the_recorded_usage(binding, admin_client):  # noqa: F811
+def test_billing_page_totals_equal_the_recorded_usage(binding, admin_client):
     run(binding, usage=(1000, 200))
     run(binding, usage=(300, 50), actor="token:bap_abc")
     ledger = UsageRecord.objects.for_tenant(binding.tenant)
@@ -80,7 +79,7 @@ def test_billing_page_totals_equal_the_recorded_usage(binding, admin_client):  #
     assert len(list(csv.DictReader(io.StringIO(export.content.decode("utf-8-sig"))))) == ledger.count()
 
 
-def test_billing_month_picker_unlimited_quotas_and_chinese(binding, tenant_admin, admin_client, settings):  # noqa: F811
+def test_billing_month_picker_unlimited_quotas_and_chinese(binding, tenant_admin, admin_client, settings):
     run(binding)
     settings.PLAN_QUOTAS = {**settings.PLAN_QUOTAS, "free": {"runs_per_month": 10, "tokens_per_month": None}}
     page = admin_client.get("/settings/billing/").content.decode()
@@ -97,7 +96,7 @@ def test_billing_month_picker_unlimited_quotas_and_chinese(binding, tenant_admin
     assert "计费" in chinese and "不限" in chinese and "按模型" in chinese
 
 
-def test_audit_lists_runs_and_interceptions_newest_first(binding, admin_client, monkeypatch):  # noqa: F811
+def test_audit_lists_runs_and_interceptions_newest_first(binding, admin_client, monkeypatch):
     first = run(binding, question="第一个问题？").audit.trace_id
     second = run(binding, question="第二个问题？").audit.trace_id
     draft = "推荐套餐：Sample Kit，适合 {{q1.地区[0]}} 的客户。"
@@ -114,7 +113,7 @@ def test_audit_lists_runs_and_interceptions_newest_first(binding, admin_client, 
     assert "Page 2 of 2" in paged
 
 
-def test_run_page_shows_steps_and_replays_with_csrf(binding, make_user):  # noqa: F811
+def test_run_page_shows_steps_and_replays_with_csrf(binding, make_user):
     trace = run(binding).audit.trace_id
     client = logged_in(make_user(tenant=binding.tenant, role=Role.OWNER), enforce_csrf_checks=True)
     url = f"/settings/audit/{trace}/"
@@ -133,7 +132,7 @@ def test_run_page_shows_steps_and_replays_with_csrf(binding, make_user):  # noqa
     assert "No difference: every result is identical." in report and report.count("data-replayed=") == 3
 
 
-def test_another_tenants_run_is_the_same_404_as_a_missing_one(binding, tenant_b, make_user):  # noqa: F811
+def test_another_tenants_run_is_the_same_404_as_a_missing_one(binding, tenant_b, make_user):
     trace = run(binding).audit.trace_id
     other = logged_in(make_user(tenant=tenant_b, role=Role.OWNER))
     theirs, missing = other.get(f"/settings/audit/{trace}/"), other.get("/settings/audit/no-such-trace/")
@@ -146,7 +145,7 @@ def test_another_tenants_run_is_the_same_404_as_a_missing_one(binding, tenant_b,
 
 
 @pytest.mark.parametrize("role", [Role.VIEWER, Role.ANALYST])
-def test_viewers_and_analysts_get_the_forbidden_page(binding, make_user, role):  # noqa: F811
+def test_viewers_and_analysts_get_the_forbidden_page(binding, make_user, role):
     trace = run(binding).audit.trace_id
     client = logged_in(make_user(tenant=binding.tenant, role=role))
     for url in ("/settings/billing/", "/settings/audit/", f"/settings/audit/{trace}/"):
@@ -156,6 +155,6 @@ def test_viewers_and_analysts_get_the_forbidden_page(binding, make_user, role): 
     assert 'href="/settings/billing/"' not in home and 'href="/settings/audit/"' not in home
 
 
-def test_admins_see_the_nav_links(binding, admin_client):  # noqa: F811
+def test_admins_see_the_nav_links(binding, admin_client):
     home = admin_client.get("/").content.decode()
     assert 'href="/settings/billing/"' in home and 'href="/settings/audit/"' in home
