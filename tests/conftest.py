@@ -17,6 +17,7 @@ from apps.datasets import services as dataset_services
 from apps.tenants import services
 from apps.tenants.models import Tenant
 from apps.tenants.scopes import ALL_SCOPES, Role
+from tests.support.requirements import stopping_services_allowed, stopping_services_refused
 from tests.support.sales import SALES
 
 _seq = itertools.count(1)
@@ -105,3 +106,13 @@ def csv_binding(tenant_a: Any, settings: Any, tmp_path: Any) -> Callable[..., Da
 def binding(csv_binding: Callable[..., DataBinding]) -> DataBinding:
     """The sales table of tests/support/sales.py as tenant_a's dataset 销售, bound for a run."""
     return csv_binding("sales.csv", SALES, name="销售")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests that stop the machine's services are skipped unless the caller opted in."""
+    if stopping_services_allowed():
+        return
+    skip = pytest.mark.skip(reason=stopping_services_refused())
+    for item in items:
+        if item.get_closest_marker("stops_services"):
+            item.add_marker(skip)

@@ -9,6 +9,8 @@ from apps.tenants import services
 from apps.tenants.scopes import DATASETS_READ
 from tests.live_server import daphne, server_env
 
+pytestmark = [pytest.mark.slow, pytest.mark.process]
+
 
 @pytest.fixture
 def daphne_server(transactional_db, tmp_path):

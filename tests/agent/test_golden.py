@@ -24,6 +24,7 @@ def test_the_golden_set_is_bilingual_and_large_enough():
     assert len({case.id for case in CASES}) == len(CASES)
 
 
+@pytest.mark.slow
 def test_golden_accuracy(tenant_a):
     results = run_all(ingest_all(tenant_a))
     text = report(results)

@@ -85,6 +85,7 @@ def _messages() -> list[Any]:
 # --- import cost and configuration ----------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_importing_llm_and_search_web_does_not_import_the_openai_client() -> None:
     code = (
         "import sys, django; django.setup(); import apps.agent.llm, apps.agent.search_web; "

@@ -243,6 +243,7 @@ def test_replay_reports_web_steps_as_not_replayable_unless_live(binding, setting
     assert "step 3 web_reader: DIFFERS" in out.getvalue()
 
 
+@pytest.mark.process
 def test_the_documented_vite_variable_configures_web_search():
     root = Path(__file__).resolve().parents[2]
     env = {k: v for k, v in os.environ.items() if k not in ("TAVILY_API_KEY", "WEB_READER_ENABLED")}

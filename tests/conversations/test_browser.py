@@ -41,13 +41,13 @@ ARTIFACTS = ROOT / "test-artifacts"
 WAIT_MS = 30_000
 QUESTION = "2025 年各账号的销售额是多少？"
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.process]
 
 
 @pytest.fixture(autouse=True)
 def _chromium() -> None:
     if not CHROMIUM.exists():
-        missing("browser tests need Debian's Chromium at /usr/bin/chromium (.ci/setup installs it as root)")
+        missing("browser tests need Debian's Chromium at /usr/bin/chromium (.ci/packages installs it)")
 
 
 @contextmanager

@@ -25,7 +25,7 @@ from apps.tenants.scopes import CONVERSATIONS_READ, CONVERSATIONS_WRITE
 from apps.tenants.services import token_create
 from tests.live_server import daphne, server_env
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.process]
 
 WAIT_SECONDS = 30
 FINAL = ("run.finished", "run.failed")

@@ -252,6 +252,7 @@ def test_password_protected_workbook(tmp_path):
     assert info.value.code == "password_protected" and "remove the password" in info.value.message
 
 
+@pytest.mark.slow
 def test_zip_bomb_disguised_as_xlsx(tmp_path):
     path = tmp_path / "bomb.xlsx"
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:

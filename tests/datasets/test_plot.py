@@ -280,6 +280,7 @@ def decoded(png: bytes) -> np.ndarray:
     return matplotlib.image.imread(io.BytesIO(png), format="png")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chart_type", CHART_TYPES)
 def test_png_is_a_real_picture(chart_type):
     result = totals_result()
@@ -332,6 +333,7 @@ def test_a_configured_font_file_is_used(fresh_font_choice, monkeypatch):
     assert plot_png.cjk_font() == "DejaVu Sans"
 
 
+@pytest.mark.process
 def test_matplotlib_is_imported_only_for_pngs():
     code = "import sys, django; django.setup(); import apps.datasets.plot; print('matplotlib' in sys.modules)"
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "baplatform.settings", "PYTHONPATH": str(ROOT)}

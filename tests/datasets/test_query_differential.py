@@ -129,6 +129,7 @@ aggregations = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(group_by=group_bys, aggs=aggregations, where=st.lists(filters, max_size=2))
 def test_aggregate_queries_match_pandas(dataset, group_by, aggs, where):

@@ -26,6 +26,8 @@ PG_HOST, PG_PORT = "127.0.0.1", 5432
 DATABASE = "ba_deploy_test"
 WAIT_SECONDS = 90
 
+pytestmark = [pytest.mark.slow, pytest.mark.process]
+
 
 def _listening(host: str, port: int) -> bool:
     with socket.socket() as sock:
@@ -35,7 +37,7 @@ def _listening(host: str, port: int) -> bool:
 
 def _skip_reason() -> str | None:
     if not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
-        return "nginx is not installed (Debian: apt-get install -y nginx); deploy/run puts it in front of daphne"
+        return "nginx is not installed (.ci/packages installs it); deploy/run puts it in front of daphne"
     if not _listening(PG_HOST, PG_PORT):
         return "no PostgreSQL on 127.0.0.1:5432 (.ci/services starts it)"
     if not _listening("127.0.0.1", 6379):

@@ -7,8 +7,10 @@ names the database, the API answers 503 database_unavailable and writes nothing;
 earlier message is there exactly once. Each service is started again in a `finally`, with the commands
 of .ci/services, and the tests wait until it answers before going on.
 
-Runs only when the suite itself uses neither: stopping PostgreSQL or Redis under the suite's own
-connection would break the tests after these (so it runs in the SQLite pass of .ci/run).
+Runs only with BA_TEST_STOP_SERVICES=1 (.ci/run sets it; .ci/test alone never stops a service), and only
+when the suite itself uses neither: stopping PostgreSQL or Redis under the suite's own connection would
+break the tests after these (so it runs in the SQLite pass of .ci/run). Tools or root missing there is a
+skip locally and a failure under CI=true.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import pytest
 from django.conf import settings
 
 from tests.live_server import ROOT, daphne
+from tests.support.requirements import missing
 
 SERVER_URL = os.environ.get("CI_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test").rpartition("/")[0]
 ADMIN_URL = f"{SERVER_URL}/postgres"
@@ -43,6 +46,9 @@ def _suite_uses_postgresql() -> bool:
 
 
 pytestmark = [
+    pytest.mark.stops_services,
+    pytest.mark.slow,
+    pytest.mark.process,
     pytest.mark.skipif(
         _suite_uses_postgresql(),
         reason="the suite's own database is PostgreSQL: stopping PostgreSQL would break its connection",
@@ -51,12 +57,18 @@ pytestmark = [
         bool(os.environ.get("REDIS_URL")),
         reason="the suite uses Redis (REDIS_URL is set): stopping Redis would break its channel layer and cache",
     ),
-    pytest.mark.skipif(
-        not all(shutil.which(tool) for tool in ("pg_ctlcluster", "pg_isready", "redis-server", "redis-cli")),
-        reason="needs the machine's PostgreSQL and Redis tools (pg_ctlcluster, pg_isready, redis-server, redis-cli)",
-    ),
-    pytest.mark.skipif(os.geteuid() != 0, reason="stopping and starting the machine's services needs root"),
 ]
+TOOLS = ("pg_ctlcluster", "pg_isready", "redis-server", "redis-cli")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _tools_and_root() -> None:
+    """Before the module's server starts: the service commands are there and may be run."""
+    absent = [tool for tool in TOOLS if not shutil.which(tool)]
+    if absent:
+        missing(f"needs the machine's PostgreSQL and Redis tools ({', '.join(absent)} not found)")
+    if os.geteuid() != 0:
+        missing("stopping and starting the machine's services needs root")
 
 
 # --- the machine's services: the exact commands of .ci/services ------------------------------------
@@ -175,7 +187,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     from psycopg import sql
 
     if not _postgresql_up() or not _redis_up():
-        pytest.skip("the machine's PostgreSQL and Redis must be running (.ci/services)")
+        missing("the machine's PostgreSQL and Redis must be running (.ci/services starts them)")
     data_dir = tmp_path_factory.mktemp("restarts")
     name = f"restarts_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(ADMIN_URL, autocommit=True) as admin:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import httpx
+import pytest
 from django.db import InterfaceError, OperationalError
 
 from apps.conversations import selectors
@@ -55,6 +56,8 @@ def test_a_database_failure_mid_write_leaves_nothing_behind(
     assert Message.objects.for_tenant(tenant_a).count() == 0 and Conversation.objects.for_tenant(tenant_a).count() == 1
 
 
+@pytest.mark.slow
+@pytest.mark.process
 def test_a_server_whose_database_and_redis_are_gone(tmp_path):
     env = {
         **os.environ,
