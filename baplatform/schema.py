@@ -13,7 +13,7 @@ from typing import Any
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter
 
 OBJECT = OpenApiTypes.OBJECT
 
@@ -94,6 +94,7 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
 def _bodies() -> dict[str, tuple[Any, Any]]:
     """(request, response) per view class name; imported lazily (the schema is built on request)."""
     from apps.agent.response import AskResponse
+    from apps.audit import api as audit
     from apps.conversations import api as conversations
     from apps.datasets import api as datasets
     from apps.datasets import api_sources as sources
@@ -118,7 +119,21 @@ def _bodies() -> dict[str, tuple[Any, Any]]:
         "ConversationListView": (conversations.ConversationIn, OBJECT),
         "MessageListView": (conversations.AskIn, AskResponse),
         "RunResultView": (None, OpenApiTypes.BINARY),
+        "AdminChangeListView": (None, audit.AdminChangePage),
     }
+
+
+def _parameters() -> dict[str, list[OpenApiParameter]]:
+    """Query parameters per view class name (list endpoints also take limit and offset)."""
+    from apps.audit.models import ChangeAction
+
+    families = sorted({value.split(".")[0] for value in ChangeAction.values})
+    action = OpenApiParameter(
+        "action",
+        str,
+        description="one action (" + ", ".join(ChangeAction.values) + ") or a family (" + ", ".join(families) + ")",
+    )
+    return {"AdminChangeListView": [action]}
 
 
 class TenantAutoSchema(AutoSchema):
@@ -133,6 +148,9 @@ class TenantAutoSchema(AutoSchema):
 
     def _declared(self) -> tuple[Any, Any] | None:
         return _bodies().get(type(self.view).__name__)
+
+    def get_override_parameters(self) -> list[Any]:
+        return [*super().get_override_parameters(), *_parameters().get(type(self.view).__name__, [])]
 
     def get_examples(self) -> list[OpenApiExample]:
         return _examples().get(type(self.view).__name__, []) if self.method == "POST" else []

@@ -75,3 +75,14 @@ def test_queryspec_bodies_are_documented_in_both_spellings(db, client):
     assert create["examples"]["CreateDataset"]["value"] == {"file_id": 1, "sheet": "Sheet1", "header_row": 1}
     assert "file_id" in components["DatasetUploadInRequest"]["properties"]
     assert "/api/v1/datasets/{dataset_id}/schema/" in paths
+
+
+def test_the_administrative_changes_are_documented_with_their_filter(db, client):
+    schema = yaml.safe_load(client.get("/api/schema/").content)
+    changes = schema["paths"]["/api/v1/audit/changes/"]["get"]
+    assert {p["name"] for p in changes["parameters"]} >= {"action"}
+    page = changes["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    item = schema["components"]["schemas"][page]["properties"]["results"]["items"]["$ref"].rsplit("/", 1)[1]
+    assert {"action", "actor", "changes", "secrets_changed", "created_at"} <= set(
+        schema["components"]["schemas"][item]["properties"]
+    )

@@ -20,7 +20,9 @@ from django.utils.translation import gettext_lazy
 import apps.audit.admin_runs  # noqa: F401 - registers the audit trail and usage ledger admins
 from apps.audit import services
 from apps.audit.admin_review import review_panel
+from apps.audit.changes import Actor
 from apps.audit.models import DetectionPattern, InterceptionLog, RequiredToolRule, WhitelistPattern
+from apps.audit.rule_services import rule_delete, rule_save
 
 NEXT_RUN = gettext_lazy("Saved changes apply to the next run; runs already under way keep the rules they started with.")
 # Added per run by apps.agent.providers.optional_tools when web access is configured.
@@ -152,7 +154,7 @@ class InterceptionLogAdmin(admin.ModelAdmin):
     @admin.action(description=gettext_lazy("False positive → add whitelist pattern"), permissions=["change"])
     def whitelist_false_positive(self, request: HttpRequest, queryset: QuerySet[InterceptionLog]) -> None:
         for log in queryset.select_related("tenant").order_by("pk"):
-            created = services.interception_mark_false_positive(log=log)
+            created = services.interception_mark_false_positive(log=log, actor=Actor.staff(request.user))
             patterns = ", ".join(w.regex for w in created)
             self.log_change(request, log, f"marked false positive; whitelisted: {patterns or 'nothing new'}")
             values = {"id": log.pk, "patterns": patterns, "reason": log.reason}
@@ -175,8 +177,22 @@ class InterceptionLogAdmin(admin.ModelAdmin):
         self.message_user(request, _("%(count)s interception(s) marked reviewed.") % {"count": count})
 
 
+class AuditedRuleAdmin(admin.ModelAdmin):
+    """Saves and deletes go through rule_services, so each is recorded in the administrative trail."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        rule_save(rule=obj, actor=Actor.staff(request.user))
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        rule_delete(rule=obj, actor=Actor.staff(request.user))
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        for rule in queryset:
+            rule_delete(rule=rule, actor=Actor.staff(request.user))
+
+
 @admin.register(DetectionPattern)
-class DetectionPatternAdmin(admin.ModelAdmin):
+class DetectionPatternAdmin(AuditedRuleAdmin):
     list_display = ("code", "active", "description", "regex", "updated_at")
     list_filter = ("active",)
     search_fields = ("code", "regex", "description")
@@ -184,7 +200,7 @@ class DetectionPatternAdmin(admin.ModelAdmin):
 
 
 @admin.register(WhitelistPattern)
-class WhitelistPatternAdmin(admin.ModelAdmin):
+class WhitelistPatternAdmin(AuditedRuleAdmin):
     list_display = ("regex", "active", "note", "updated_at")
     list_filter = ("active",)
     search_fields = ("regex", "note")
@@ -223,7 +239,7 @@ class RequiredToolRuleForm(forms.ModelForm):
 
 
 @admin.register(RequiredToolRule)
-class RequiredToolRuleAdmin(admin.ModelAdmin):
+class RequiredToolRuleAdmin(AuditedRuleAdmin):
     form = RequiredToolRuleForm
     list_display = ("source_type", "all_of", "any_of", "updated_at")
     fieldsets = ((None, {"fields": ("source_type", "all_of", "any_of"), "description": NEXT_RUN}),)

@@ -1,6 +1,5 @@
-"""Staff views of the audit trail (with replays) and of the usage ledger (with platform billing).
-
-Both tables are written only by runs: here they are read-only, across every tenant.
+"""Staff views of the audit trail (with replays), the administrative changes and the usage ledger
+(with platform billing). All are read-only here, across every tenant.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from apps.audit import selectors
-from apps.audit.models import AuditEvent, UsageRecord
+from apps.audit.models import AdminChange, AuditEvent, UsageRecord
 from apps.audit.replay import ReplayReport, replay
 from apps.tenants.errors import InvalidInput, PlatformError
 
@@ -103,6 +102,15 @@ def _platform_totals(lines: list[dict[str, Any]]) -> dict[str, Any]:
         for key in TOTAL_KEYS:
             totals[key] += line[key] or 0
     return totals
+
+
+@admin.register(AdminChange)
+class AdminChangeAdmin(ReadOnlyTenantAdmin):
+    """Administrative changes of every tenant, and the platform-wide ones (no tenant: verify rules)."""
+
+    list_display = ("created_at", "tenant", "action", "actor", "via", "target", "changes")
+    list_filter = ("action", "via", "tenant", "created_at")
+    search_fields = ("actor", "target", "tenant__slug")
 
 
 @admin.register(UsageRecord)

@@ -1,4 +1,4 @@
-"""REST endpoints for tenant admins: the audit trail, interceptions, replays and billing."""
+"""REST endpoints for tenant admins: the audit trail, administrative changes, interceptions, replays, billing."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ from dataclasses import asdict
 from typing import Any
 
 from django.http import HttpResponse
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.audit import selectors
-from apps.audit.models import AuditEvent, InterceptionLog
+from apps.audit.models import AdminChange, AuditEvent, ChangeAction, InterceptionLog
 from apps.audit.replay import replay
 from apps.tenants.api_base import TenantAPIView
 from apps.tenants.scopes import AUDIT_READ, BILLING_READ
@@ -36,6 +37,63 @@ def event_out(event: AuditEvent) -> dict[str, Any]:
         "source": event.source_id,
         "created_at": event.created_at,
     }
+
+
+def change_out(change: AdminChange) -> dict[str, Any]:
+    return {
+        "id": change.pk,
+        "action": change.action,
+        "action_label": str(change.get_action_display()),
+        "actor": change.actor,
+        "actor_type": "token" if change.actor_token_id else ("user" if change.actor_user_id else "system"),
+        "via": change.via,
+        "target_id": change.target_id,
+        "target": change.target,
+        "changes": change.changes,
+        "secrets_changed": change.secrets_changed,
+        "created_at": change.created_at,
+    }
+
+
+class AdminChangeOut(serializers.Serializer):
+    """One administrative change (documents the response of GET audit/changes/)."""
+
+    id = serializers.IntegerField()
+    action = serializers.ChoiceField(choices=ChangeAction.choices)
+    action_label = serializers.CharField(help_text="the action in the caller's language")
+    actor = serializers.CharField(help_text="user:NAME, token:PREFIX, staff:NAME, command:NAME or system")
+    actor_type = serializers.ChoiceField(choices=["user", "token", "system"])
+    via = serializers.ChoiceField(choices=["api", "portal", "admin", "command", "system"])
+    target_id = serializers.CharField()
+    target = serializers.CharField(help_text="the changed object's name at the time")
+    changes = serializers.DictField(
+        child=serializers.ListField(min_length=2, max_length=2),
+        help_text="{field: [before, after]} of the non-secret fields changed (null: created or deleted)",
+    )
+    secrets_changed = serializers.ListField(
+        child=serializers.CharField(), help_text="secret fields that changed; their values are never recorded"
+    )
+    created_at = serializers.DateTimeField()
+
+
+class AdminChangePage(serializers.Serializer):
+    """A page of changes (limit/offset pagination, like every list)."""
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = AdminChangeOut(many=True)
+
+
+class AdminChangeListView(TenantAPIView):
+    """Administrative changes (tokens, members, SQL sources, synonyms, verify rules), newest first;
+    `?action=token.create` keeps one action, `?action=token` a family."""
+
+    scope_map = {"GET": AUDIT_READ}
+
+    def get(self, request: Request) -> Response:
+        action = request.query_params.get("action") or None
+        return self.paginate(selectors.admin_changes(tenant=self.tenant, action=action), change_out)
 
 
 def interception_out(log: InterceptionLog) -> dict[str, Any]:

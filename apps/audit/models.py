@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from apps.tenants.scoping import TenantOwnedModel
 
@@ -155,3 +157,63 @@ class UsageRecord(TenantOwnedModel):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.model} {self.created_at:%Y-%m-%d}"
+
+
+class ChangeAction(models.TextChoices):
+    """What an administrative change did; the prefix names the kind of object changed."""
+
+    TOKEN_CREATE = "token.create", _("API token created")
+    TOKEN_REVOKE = "token.revoke", _("API token revoked")
+    MEMBER_ADD = "member.add", _("Member added")
+    MEMBER_ROLE = "member.role", _("Member's role changed")
+    MEMBER_REMOVE = "member.remove", _("Member removed")
+    SOURCE_CREATE = "source.create", _("SQL source registered")
+    SOURCE_UPDATE = "source.update", _("SQL source changed")
+    SOURCE_DELETE = "source.delete", _("SQL source deleted")
+    SYNONYM_CREATE = "synonym.create", _("Synonym added")
+    SYNONYM_DELETE = "synonym.delete", _("Synonym deleted")
+    DETECTION_CREATE = "detection_pattern.create", _("Detection pattern added")
+    DETECTION_UPDATE = "detection_pattern.update", _("Detection pattern changed")
+    DETECTION_DELETE = "detection_pattern.delete", _("Detection pattern deleted")
+    WHITELIST_CREATE = "whitelist_pattern.create", _("Whitelist pattern added")
+    WHITELIST_UPDATE = "whitelist_pattern.update", _("Whitelist pattern changed")
+    WHITELIST_DELETE = "whitelist_pattern.delete", _("Whitelist pattern deleted")
+    TOOL_RULE_CREATE = "tool_rule.create", _("Required-tool rule added")
+    TOOL_RULE_UPDATE = "tool_rule.update", _("Required-tool rule changed")
+    TOOL_RULE_DELETE = "tool_rule.delete", _("Required-tool rule deleted")
+
+
+class AdminChange(TenantOwnedModel):
+    """One administrative change (like Zulip's RealmAuditLog or Sentry's AuditLogEntry): who did what to which
+    object, when, and each non-secret field's value before and after. Written by the service that makes the
+    change, in its transaction, so no path (API, portal, admin site, command) makes a change without one.
+
+    `tenant` is null only for a platform-wide change made outside any tenant (staff editing the verify rules in
+    the Django admin); those are read by staff through `unscoped_for_admin()`, never by `for_tenant()`.
+    """
+
+    tenant = models.ForeignKey(  # type: ignore[assignment]  # nullable here only: see the docstring
+        "tenants.Tenant", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    action = models.CharField(max_length=40, choices=ChangeAction.choices, db_index=True)
+    actor = models.CharField(max_length=200, help_text="user:NAME, token:PREFIX, staff:NAME, command:NAME or system")
+    actor_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    actor_token = models.ForeignKey(
+        "tenants.ApiToken", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    via = models.CharField(max_length=10, help_text="api, portal, admin, command or system")
+    target_id = models.CharField(max_length=64, blank=True, help_text="the changed object's id")
+    target = models.CharField(max_length=255, blank=True, help_text="the changed object's name at the time")
+    changes = models.JSONField(default=dict, help_text="{field: [before, after]} of the non-secret fields changed")
+    secrets_changed = models.JSONField(
+        default=list, blank=True, help_text="secret fields (a password) that changed: named, their values never kept"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["tenant", "action", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.target} by {self.actor}"

@@ -12,7 +12,7 @@ from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from apps.audit.models import AuditEvent, InterceptionLog, UsageKind, UsageRecord
+from apps.audit.models import AdminChange, AuditEvent, InterceptionLog, UsageKind, UsageRecord
 from apps.audit.quotas import month_start, quotas_of, storage_used
 from apps.tenants.errors import InvalidInput
 from apps.tenants.models import Tenant
@@ -21,6 +21,14 @@ from apps.tenants.models import Tenant
 def audit_events(*, tenant: Tenant, trace_id: str | None = None) -> QuerySet[AuditEvent]:
     rows = AuditEvent.objects.for_tenant(tenant)
     return rows.filter(trace_id=trace_id) if trace_id else rows.order_by("-created_at")
+
+
+def admin_changes(*, tenant: Tenant, action: str | None = None) -> QuerySet[AdminChange]:
+    """A tenant's administrative changes, newest first; `action` keeps one kind (token.create) or a family (token)."""
+    rows = AdminChange.objects.for_tenant(tenant).select_related("actor_user", "actor_token")
+    if action:
+        rows = rows.filter(action=action) if "." in action else rows.filter(action__startswith=f"{action}.")
+    return rows.order_by("-created_at", "-id")
 
 
 def interceptions(*, tenant: Tenant) -> QuerySet[InterceptionLog]:

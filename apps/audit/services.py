@@ -12,7 +12,9 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from apps.audit.changes import Actor
 from apps.audit.models import AuditEvent, InterceptionLog, UsageKind, UsageRecord, WhitelistPattern
+from apps.audit.rule_services import rule_save
 from apps.tenants.models import Tenant
 
 
@@ -133,10 +135,11 @@ def run_record(*, tenant: Tenant, trace_id: str, actor: str, model: str) -> Usag
     )
 
 
-def interception_mark_false_positive(*, log: InterceptionLog) -> list[WhitelistPattern]:
+def interception_mark_false_positive(*, log: InterceptionLog, actor: Actor | None = None) -> list[WhitelistPattern]:
     """A reviewer's verdict "this was legitimate": whitelist each matched text (escaped, so it matches only
     itself) and mark the interception reviewed. The next run reads the whitelist and lets the same text through.
-    Returns the whitelist rows created (texts already whitelisted are not added twice)."""
+    Returns the whitelist rows created (texts already whitelisted are not added twice); each is recorded in
+    the administrative trail of the interception's tenant."""
     texts = sorted({str(m.get("text", "")).strip() for m in log.matched_patterns} - {""})
     created = []
     with transaction.atomic():
@@ -145,7 +148,9 @@ def interception_mark_false_positive(*, log: InterceptionLog) -> list[WhitelistP
             if WhitelistPattern.objects.filter(regex=regex, active=True).exists():
                 continue
             note = f"false positive of interception #{log.pk} ({log.tenant.slug}, trace {log.trace_id[:12]})"
-            created.append(WhitelistPattern.objects.create(regex=regex, note=note[:255]))
+            pattern = WhitelistPattern(regex=regex, note=note[:255])
+            rule_save(rule=pattern, actor=actor, tenant=log.tenant)
+            created.append(pattern)
         log.false_positive = True
         log.reviewed_at = timezone.now()
         log.save(update_fields=["false_positive", "reviewed_at"])

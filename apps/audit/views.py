@@ -1,4 +1,5 @@
-"""Portal pages for tenant admins: the month's billing and quotas, the audit trail of runs, replays."""
+"""Portal pages for tenant admins: the month's billing and quotas, the audit trail of runs, replays, and the
+administrative changes (tokens, members, SQL sources, synonyms, verify rules)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from apps.audit import selectors
-from apps.audit.models import AuditEvent
+from apps.audit.models import AuditEvent, ChangeAction
 from apps.audit.replay import replay
 from apps.tenants.context import TenantContext
 from apps.tenants.errors import InvalidInput, PlatformError
@@ -21,6 +22,7 @@ from apps.tenants.portal import portal_view
 from apps.tenants.scopes import AUDIT_READ, BILLING_READ
 
 RUNS_PER_PAGE = 25
+CHANGES_PER_PAGE = 50
 RECENT_INTERCEPTIONS = 10
 ARGUMENTS_SHOWN = 120
 
@@ -83,6 +85,18 @@ def audit_runs(request: HttpRequest, ctx: TenantContext) -> HttpResponse:
         run["question"] = questions.get(run["trace_id"], "")
     recent = list(selectors.interceptions(tenant=ctx.tenant)[:RECENT_INTERCEPTIONS])
     return render(request, "audit/runs.html", {"page": page, "runs": runs, "interceptions": recent})
+
+
+@portal_view(scope=AUDIT_READ)
+def admin_changes(request: HttpRequest, ctx: TenantContext) -> HttpResponse:
+    """Who changed what and when, newest first; `?action=` keeps one kind of change."""
+    action = request.GET.get("action", "")
+    if action not in ChangeAction.values:
+        action = ""
+    rows = selectors.admin_changes(tenant=ctx.tenant, action=action or None)
+    page = Paginator(rows, CHANGES_PER_PAGE).get_page(request.GET.get("page"))
+    context = {"page": page, "changes": page.object_list, "action": action, "actions": ChangeAction.choices}
+    return render(request, "audit/changes.html", context)
 
 
 def _arguments_summary(arguments: Any) -> str:

@@ -14,6 +14,7 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.audit.changes import VIA_API, Actor
 from apps.datasets import selectors, services
 from apps.datasets.errors import QueryInvalid
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload
@@ -315,7 +316,11 @@ class SynonymListView(TenantAPIView):
         if values.get("dataset"):
             dataset = selectors.dataset_get(tenant=self.tenant, key=values["dataset"])
         synonym = services.synonym_create(
-            tenant=self.tenant, term=values["term"], column=values["column"], dataset=dataset
+            tenant=self.tenant,
+            term=values["term"],
+            column=values["column"],
+            dataset=dataset,
+            actor=Actor.of(self.tenant_ctx, via=VIA_API),
         )
         return Response(synonym_out(synonym), status=status.HTTP_201_CREATED)
 
@@ -324,5 +329,6 @@ class SynonymDetailView(TenantAPIView):
     scope_map = {"DELETE": DATASETS_WRITE}
 
     def delete(self, request: Request, synonym_id: int) -> Response:
-        get_for_tenant_or_404(FieldSynonym, self.tenant, pk=synonym_id).delete()
+        synonym = get_for_tenant_or_404(FieldSynonym, self.tenant, pk=synonym_id)
+        services.synonym_delete(synonym=synonym, actor=Actor.of(self.tenant_ctx, via=VIA_API))
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -9,6 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.audit.changes import VIA_API, Actor
 from apps.datasets import source_selectors, source_services, sources
 from apps.datasets.errors import QueryInvalid, SourceFailure
 from apps.datasets.models import SourceKind, SqlSource
@@ -87,7 +88,8 @@ class SourceListView(TenantAPIView):
     def post(self, request: Request) -> Response:
         values = _valid(SourceIn(data=request.data))
         user = self.tenant_ctx.user
-        source = source_services.source_create(tenant=self.tenant, created_by=user, **values)
+        actor = Actor.of(self.tenant_ctx, via=VIA_API)
+        source = source_services.source_create(tenant=self.tenant, created_by=user, actor=actor, **values)
         return Response(source_out(source), status=status.HTTP_201_CREATED)
 
 
@@ -102,11 +104,12 @@ class SourceDetailView(TenantAPIView):
         if "kind" in request.data:
             raise QueryInvalid(_("the kind of a source cannot change; register a new source"), code="invalid_source")
         values = _valid(SourceChangeIn(data=request.data, partial=True))
-        return Response(source_out(source_services.source_update(source=source, **values)))
+        actor = Actor.of(self.tenant_ctx, via=VIA_API)
+        return Response(source_out(source_services.source_update(source=source, actor=actor, **values)))
 
     def delete(self, request: Request, source_id: int) -> Response:
         source = source_selectors.source_get(tenant=self.tenant, source_id=source_id)
-        source_services.source_delete(source=source)
+        source_services.source_delete(source=source, actor=Actor.of(self.tenant_ctx, via=VIA_API))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

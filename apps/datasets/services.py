@@ -24,6 +24,8 @@ from django.db.models import Max
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from apps.audit.changes import Actor, change_record
+from apps.audit.models import ChangeAction
 from apps.audit.quotas import check_storage_allowed
 from apps.datasets import engine, storage
 from apps.datasets.errors import IngestRejected
@@ -300,7 +302,17 @@ def user_or_none(user: Any) -> AbstractBaseUser | None:
     return user if getattr(user, "pk", None) else None
 
 
-def synonym_create(*, tenant: Tenant, term: str, column: str, dataset: Dataset | None = None) -> FieldSynonym:
+def _synonym_fields(synonym: FieldSynonym) -> dict[str, Any]:
+    return {
+        "term": synonym.term,
+        "column": synonym.column,
+        "dataset": synonym.dataset.name if synonym.dataset else None,
+    }
+
+
+def synonym_create(
+    *, tenant: Tenant, term: str, column: str, dataset: Dataset | None = None, actor: Actor | None = None
+) -> FieldSynonym:
     term, column = term.strip(), column.strip()
     if not term or not column:
         raise InvalidInput(_("a synonym needs a term and the column it means"), code="invalid_synonym")
@@ -314,4 +326,27 @@ def synonym_create(*, tenant: Tenant, term: str, column: str, dataset: Dataset |
             )
     if FieldSynonym.objects.for_tenant(tenant).filter(dataset=dataset, term=term).exists():
         raise Conflict(_("the synonym '%(term)s' is already defined") % {"term": term}, code="synonym_exists")
-    return FieldSynonym.objects.create(tenant=tenant, term=term, column=column, dataset=dataset)
+    with transaction.atomic():
+        synonym = FieldSynonym.objects.create(tenant=tenant, term=term, column=column, dataset=dataset)
+        change_record(
+            tenant=tenant,
+            actor=actor,
+            action=ChangeAction.SYNONYM_CREATE,
+            target_id=synonym.pk,
+            target=term,
+            after=_synonym_fields(synonym),
+        )
+    return synonym
+
+
+@transaction.atomic
+def synonym_delete(*, synonym: FieldSynonym, actor: Actor | None = None) -> None:
+    change_record(
+        tenant=synonym.tenant,
+        actor=actor,
+        action=ChangeAction.SYNONYM_DELETE,
+        target_id=synonym.pk,
+        target=synonym.term,
+        before=_synonym_fields(synonym),
+    )
+    synonym.delete()

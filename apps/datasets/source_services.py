@@ -7,12 +7,15 @@ tenant's folder under SQLITE_SOURCES_ROOT (sqlite_files.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.audit.changes import Actor, change_record
+from apps.audit.models import ChangeAction
 from apps.datasets import crypto
 from apps.datasets.connectors import DEFAULT_PORTS
 from apps.datasets.errors import SourceFailure
@@ -102,7 +105,34 @@ def _verify(source: SqlSource) -> ConnectionReport:
     return report
 
 
-def _save(source: SqlSource) -> SqlSource:
+# What the audit trail keeps of a source: never the password (only that it changed).
+_AUDITED_FIELDS = ("name", "kind", "host", "port", "database", "schema", "username", "tables")
+
+
+def _audited(source: SqlSource) -> dict[str, Any]:
+    return {f: getattr(source, f) for f in _AUDITED_FIELDS}
+
+
+def _recorder(
+    action: ChangeAction, actor: Actor | None, before: dict[str, Any] | None = None, *, password_changed: bool = False
+) -> Callable[[SqlSource], None]:
+    def record(source: SqlSource) -> None:
+        secrets = ["password"] if password_changed else []
+        change_record(
+            tenant=source.tenant,
+            actor=actor,
+            action=action,
+            target_id=source.pk,
+            target=source.name,
+            before=before,
+            after=None if action == ChangeAction.SOURCE_DELETE else _audited(source),
+            secrets_changed=secrets,
+        )
+
+    return record
+
+
+def _save(source: SqlSource, record: Callable[[SqlSource], None]) -> SqlSource:
     duplicate = SqlSource.objects.for_tenant(source.tenant).filter(name=source.name).exclude(pk=source.pk).exists()
     taken = _("a source named '%(name)s' already exists") % {"name": source.name}
     if duplicate:
@@ -110,6 +140,7 @@ def _save(source: SqlSource) -> SqlSource:
     try:
         with transaction.atomic():
             source.save()
+            record(source)
     except IntegrityError:
         raise Conflict(taken, code="duplicate_source") from None
     return source
@@ -128,6 +159,7 @@ def source_create(
     password: str = "",
     tables: list[str] | None = None,
     created_by: Any = None,
+    actor: Actor | None = None,
 ) -> SqlSource:
     """Register a source after a successful connection test; a failing test saves nothing."""
     source = SqlSource(
@@ -145,7 +177,7 @@ def source_create(
     )
     _check_fields(source)
     _verify(source)
-    return _save(source)
+    return _save(source, _recorder(ChangeAction.SOURCE_CREATE, actor, password_changed=bool(password)))
 
 
 def source_update(
@@ -159,9 +191,11 @@ def source_update(
     username: str | None = None,
     password: str | None = None,
     tables: list[str] | None = None,
+    actor: Actor | None = None,
 ) -> SqlSource:
     """Change a source (None = unchanged; password '' clears it). Connection changes are re-tested first."""
     before = {f: getattr(source, f) for f in (*_CONNECTION_FIELDS, "tables")}
+    audited_before = _audited(source)
     changes: dict[str, Any] = {"name": name, "host": host, "port": port, "database": database, "schema": schema}
     changes["username"] = username
     for field, value in changes.items():
@@ -175,13 +209,16 @@ def source_update(
         _check_fields(source)
         if any(getattr(source, f) != value for f, value in before.items()) or password is not None:
             _verify(source)
-        return _save(source)
+        record = _recorder(ChangeAction.SOURCE_UPDATE, actor, audited_before, password_changed=password is not None)
+        return _save(source, record)
     except BaseException:
         source.refresh_from_db()  # the caller's object shows what is stored, not the refused change
         raise
 
 
-def source_delete(*, source: SqlSource) -> None:
+@transaction.atomic
+def source_delete(*, source: SqlSource, actor: Actor | None = None) -> None:
+    _recorder(ChangeAction.SOURCE_DELETE, actor, _audited(source))(source)
     source.delete()
 
 

@@ -8,6 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.audit.changes import VIA_API, Actor
 from apps.tenants import services
 from apps.tenants.api_base import TenantAPIView
 from apps.tenants.models import ApiToken, Membership
@@ -80,6 +81,7 @@ class TokenListView(TenantAPIView):
             tenant=self.tenant,
             created_by=ctx.user if ctx.token is None else ctx.token.created_by,
             allowed_scopes=ctx.scopes,
+            actor=Actor.of(ctx, via=VIA_API),
             **data.validated_data,
         )
         return Response({**token_out(token), "token": raw}, status=status.HTTP_201_CREATED)
@@ -93,7 +95,8 @@ class TokenDetailView(TenantAPIView):
 
     def delete(self, request: Request, token_id: int) -> Response:
         """Revoke (the row stays, so audits keep naming the token)."""
-        return Response(token_out(services.token_revoke(tenant=self.tenant, token_id=token_id)))
+        actor = Actor.of(self.tenant_ctx, via=VIA_API)
+        return Response(token_out(services.token_revoke(tenant=self.tenant, token_id=token_id, actor=actor)))
 
 
 class MemberAddIn(serializers.Serializer):
@@ -115,7 +118,8 @@ class MemberListView(TenantAPIView):
     def post(self, request: Request) -> Response:
         data = MemberAddIn(data=request.data)
         data.is_valid(raise_exception=True)
-        membership = services.membership_add_by_login(tenant=self.tenant, **data.validated_data)
+        actor = Actor.of(self.tenant_ctx, via=VIA_API)
+        membership = services.membership_add_by_login(tenant=self.tenant, actor=actor, **data.validated_data)
         return Response(membership_out(membership), status=status.HTTP_201_CREATED)
 
 
@@ -128,9 +132,15 @@ class MemberDetailView(TenantAPIView):
     def patch(self, request: Request, member_id: int) -> Response:
         data = MemberRoleIn(data=request.data)
         data.is_valid(raise_exception=True)
-        membership = services.membership_set_role(tenant=self.tenant, membership_id=member_id, **data.validated_data)
+        membership = services.membership_set_role(
+            tenant=self.tenant,
+            membership_id=member_id,
+            actor=Actor.of(self.tenant_ctx, via=VIA_API),
+            **data.validated_data,
+        )
         return Response(membership_out(membership))
 
     def delete(self, request: Request, member_id: int) -> Response:
-        services.membership_remove(tenant=self.tenant, membership_id=member_id)
+        actor = Actor.of(self.tenant_ctx, via=VIA_API)
+        services.membership_remove(tenant=self.tenant, membership_id=member_id, actor=actor)
         return Response(status=status.HTTP_204_NO_CONTENT)

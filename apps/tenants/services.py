@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -12,6 +13,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.audit.changes import Actor, change_record
+from apps.audit.models import ChangeAction
 from apps.tenants import tokens
 from apps.tenants.errors import Conflict, Forbidden, InvalidInput
 from apps.tenants.models import ApiToken, Membership, Plan, Tenant
@@ -57,14 +60,32 @@ def _check_role(role: str) -> None:
         )
 
 
-def membership_add(*, tenant: Tenant, user: AbstractBaseUser, role: str) -> Membership:
+def _member_fields(membership: Membership) -> dict[str, str]:
+    return {"user": membership.user.get_username(), "role": membership.role}
+
+
+def _member_record(membership: Membership, actor: Actor | None, action: ChangeAction, **states: Any) -> None:
+    change_record(
+        tenant=membership.tenant,
+        actor=actor,
+        action=action,
+        target_id=membership.pk,
+        target=membership.user.get_username(),
+        **states,
+    )
+
+
+@transaction.atomic
+def membership_add(*, tenant: Tenant, user: AbstractBaseUser, role: str, actor: Actor | None = None) -> Membership:
     _check_role(role)
     if Membership.objects.for_tenant(tenant).filter(user=user).exists():
         raise Conflict(_("%(user)s is already a member of this tenant.") % {"user": user}, code="already_member")
-    return Membership.objects.create(tenant=tenant, user=user, role=role)
+    membership = Membership.objects.create(tenant=tenant, user=user, role=role)
+    _member_record(membership, actor, ChangeAction.MEMBER_ADD, after=_member_fields(membership))
+    return membership
 
 
-def membership_add_by_login(*, tenant: Tenant, login: str, role: str) -> Membership:
+def membership_add_by_login(*, tenant: Tenant, login: str, role: str, actor: Actor | None = None) -> Membership:
     """Add an existing user, found by username or email, to the tenant."""
     user_model = get_user_model()
     login = login.strip()
@@ -76,25 +97,29 @@ def membership_add_by_login(*, tenant: Tenant, login: str, role: str) -> Members
             _("No user with the username or email “%(login)s”; ask them to sign up first.") % {"login": login},
             code="unknown_user",
         )
-    return membership_add(tenant=tenant, user=user, role=role)
+    return membership_add(tenant=tenant, user=user, role=role, actor=actor)
 
 
 @transaction.atomic
-def membership_set_role(*, tenant: Tenant, membership_id: int, role: str) -> Membership:
+def membership_set_role(*, tenant: Tenant, membership_id: int, role: str, actor: Actor | None = None) -> Membership:
     _check_role(role)
     membership = get_for_tenant_or_404(Membership, tenant, pk=membership_id)
     if membership.role == Role.OWNER and role != Role.OWNER and _owner_count(tenant) <= 1:
         raise Forbidden(_("A tenant must keep at least one owner."), code="last_owner")
-    membership.role = role
-    membership.save(update_fields=["role"])
+    if membership.role != role:
+        before = {"role": membership.role}
+        membership.role = role
+        membership.save(update_fields=["role"])
+        _member_record(membership, actor, ChangeAction.MEMBER_ROLE, before=before, after={"role": role})
     return membership
 
 
 @transaction.atomic
-def membership_remove(*, tenant: Tenant, membership_id: int) -> None:
+def membership_remove(*, tenant: Tenant, membership_id: int, actor: Actor | None = None) -> None:
     membership = get_for_tenant_or_404(Membership, tenant, pk=membership_id)
     if membership.role == Role.OWNER and _owner_count(tenant) <= 1:
         raise Forbidden(_("A tenant must keep at least one owner."), code="last_owner")
+    _member_record(membership, actor, ChangeAction.MEMBER_REMOVE, before=_member_fields(membership))
     membership.delete()
 
 
@@ -115,6 +140,7 @@ def token_create(
     created_by: AbstractBaseUser | None = None,
     expires_in_days: int | None = None,
     allowed_scopes: frozenset[str] | None = None,
+    actor: Actor | None = None,
 ) -> tuple[ApiToken, str]:
     """Create a token and return it with its plaintext, which is shown once and never stored.
 
@@ -134,24 +160,38 @@ def token_create(
             code="scope_not_allowed",
         )
     raw = tokens.generate_token()
-    token = ApiToken.objects.create(
-        tenant=tenant,
-        name=name,
-        prefix=tokens.display_prefix(raw),
-        token_hash=tokens.hash_token(raw),
-        scopes=scopes,
-        created_by=created_by,
-        expires_at=_token_expiry(expires_in_days),
-    )
+    with transaction.atomic():
+        token = ApiToken.objects.create(
+            tenant=tenant,
+            name=name,
+            prefix=tokens.display_prefix(raw),
+            token_hash=tokens.hash_token(raw),
+            scopes=scopes,
+            created_by=created_by,
+            expires_at=_token_expiry(expires_in_days),
+        )
+        _token_record(token, actor, ChangeAction.TOKEN_CREATE, after=_token_fields(token))
     return token, raw
 
 
+def _token_fields(token: ApiToken) -> dict[str, Any]:
+    """What the trail keeps of a token: never its value or hash (the prefix is shown in lists anyway)."""
+    return {"name": token.name, "prefix": token.prefix, "scopes": token.scopes, "expires_at": token.expires_at}
+
+
+def _token_record(token: ApiToken, actor: Actor | None, action: ChangeAction, **states: Any) -> None:
+    change_record(tenant=token.tenant, actor=actor, action=action, target_id=token.pk, target=str(token), **states)
+
+
 @transaction.atomic
-def token_revoke(*, tenant: Tenant, token_id: int) -> ApiToken:
+def token_revoke(*, tenant: Tenant, token_id: int, actor: Actor | None = None) -> ApiToken:
     token = get_for_tenant_or_404(ApiToken, tenant, pk=token_id)
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
+        _token_record(
+            token, actor, ChangeAction.TOKEN_REVOKE, before={"revoked_at": None}, after={"revoked_at": token.revoked_at}
+        )
     return token
 
 
@@ -166,14 +206,19 @@ def token_touch(*, token: ApiToken) -> None:
         token.last_used_at = now
 
 
-def owner_ensure(*, tenant: Tenant, user: AbstractBaseUser) -> Membership:
+@transaction.atomic
+def owner_ensure(*, tenant: Tenant, user: AbstractBaseUser, actor: Actor | None = None) -> Membership:
     """Make `user` an owner of `tenant` (idempotent; used by setup commands)."""
-    membership, _created = Membership.objects.for_tenant(tenant).get_or_create(
+    membership, created = Membership.objects.for_tenant(tenant).get_or_create(
         tenant=tenant, user=user, defaults={"role": Role.OWNER}
     )
-    if membership.role != Role.OWNER:
+    if created:
+        _member_record(membership, actor, ChangeAction.MEMBER_ADD, after=_member_fields(membership))
+    elif membership.role != Role.OWNER:
+        before = {"role": membership.role}
         membership.role = Role.OWNER
         membership.save(update_fields=["role"])
+        _member_record(membership, actor, ChangeAction.MEMBER_ROLE, before=before, after={"role": Role.OWNER})
     return membership
 
 

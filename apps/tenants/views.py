@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from apps.audit.changes import VIA_PORTAL, Actor
 from apps.tenants import services
 from apps.tenants.context import SESSION_TENANT_KEY, TenantContext
 from apps.tenants.errors import PlatformError
@@ -49,20 +50,24 @@ class MemberAddForm(forms.Form):
 
 
 def _run_action(request: HttpRequest, action: str, ctx: TenantContext) -> None:
-    tenant = ctx.tenant
+    tenant, actor = ctx.tenant, Actor.of(ctx, via=VIA_PORTAL)
     if action == "add":
         form = MemberAddForm(request.POST)
         if not form.is_valid():
             raise PlatformError(_("Enter a username or email and a role."))
-        membership = services.membership_add_by_login(tenant=tenant, **form.cleaned_data)
+        membership = services.membership_add_by_login(tenant=tenant, actor=actor, **form.cleaned_data)
         messages.success(request, _("%(user)s added.") % {"user": membership.user.get_username()})
     elif action == "role":
         services.membership_set_role(
-            tenant=tenant, membership_id=int(request.POST.get("member_id", 0)), role=request.POST.get("role", "")
+            tenant=tenant,
+            membership_id=int(request.POST.get("member_id", 0)),
+            role=request.POST.get("role", ""),
+            actor=actor,
         )
         messages.success(request, _("Role updated."))
     elif action == "remove":
-        services.membership_remove(tenant=tenant, membership_id=int(request.POST.get("member_id", 0)))
+        member_id = int(request.POST.get("member_id", 0))
+        services.membership_remove(tenant=tenant, membership_id=member_id, actor=actor)
         messages.success(request, _("Member removed."))
     else:
         raise PlatformError(_("Unknown action."))
@@ -96,7 +101,8 @@ def api_tokens(request: HttpRequest, ctx: TenantContext) -> HttpResponse:
     form = TokenCreateForm()
     if request.method == "POST" and request.POST.get("action") == "revoke":
         try:
-            token = services.token_revoke(tenant=ctx.tenant, token_id=int(request.POST.get("token_id", 0)))
+            token_id = int(request.POST.get("token_id", 0))
+            token = services.token_revoke(tenant=ctx.tenant, token_id=token_id, actor=Actor.of(ctx, via=VIA_PORTAL))
             messages.success(request, _("Token %(name)s revoked.") % {"name": token.name})
         except ValueError:
             messages.error(request, _("Invalid request."))
@@ -106,7 +112,11 @@ def api_tokens(request: HttpRequest, ctx: TenantContext) -> HttpResponse:
         if form.is_valid():
             try:
                 _token, created_raw = services.token_create(
-                    tenant=ctx.tenant, created_by=ctx.user, allowed_scopes=ctx.scopes, **form.cleaned_data
+                    tenant=ctx.tenant,
+                    created_by=ctx.user,
+                    allowed_scopes=ctx.scopes,
+                    actor=Actor.of(ctx, via=VIA_PORTAL),
+                    **form.cleaned_data,
                 )
                 form = TokenCreateForm()
             except PlatformError as exc:

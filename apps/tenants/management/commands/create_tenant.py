@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from apps.audit.changes import Actor
 from apps.tenants import services
 from apps.tenants.errors import PlatformError
 from apps.tenants.models import Plan
@@ -32,7 +33,7 @@ class Command(BaseCommand):
             with transaction.atomic():
                 tenant = services.tenant_create(name=opts["name"] or opts["slug"], slug=opts["slug"], plan=opts["plan"])
                 if owner is not None:
-                    services.owner_ensure(tenant=tenant, user=owner)
+                    services.owner_ensure(tenant=tenant, user=owner, actor=Actor.command("create_tenant"))
         except PlatformError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(f"Created tenant {tenant.slug} (id {tenant.pk}, plan {tenant.plan}).")

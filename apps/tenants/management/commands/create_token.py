@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from apps.audit.changes import Actor
 from apps.tenants import services
 from apps.tenants.errors import PlatformError
 from apps.tenants.scopes import ALL_SCOPES
@@ -30,7 +31,11 @@ class Command(BaseCommand):
         scopes = [s for chunk in opts["scopes"] for s in chunk.split(",") if s]
         try:
             token, raw = services.token_create(
-                tenant=tenant, name=opts["name"], scopes=scopes, expires_in_days=opts["days"]
+                tenant=tenant,
+                name=opts["name"],
+                scopes=scopes,
+                expires_in_days=opts["days"],
+                actor=Actor.command("create_token"),
             )
         except PlatformError as exc:
             raise CommandError(exc.message) from exc
