@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -99,3 +101,34 @@ class ScriptedChatModel(BaseChatModel):
             }
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+class Gate:
+    """Holds a scripted turn until the test opens it: a model that thinks exactly as long as the test needs.
+
+    Script `gate.hold(turn)`; `reached` is set when the run asks the model for that turn (every earlier event
+    of the run is stored by then); `open()` lets the turn through. A gate nobody opens gives up after
+    `timeout` seconds, so a failing test never leaves a run thread waiting.
+    """
+
+    def __init__(self, timeout: float = 30) -> None:
+        self.timeout = timeout
+        self.reached = threading.Event()
+        self._opened = threading.Event()
+
+    def hold(self, turn: Turn) -> Callable[[list[BaseMessage]], AIMessage]:
+        def play(messages: list[BaseMessage]) -> AIMessage:
+            self.reached.set()
+            if not self._opened.wait(self.timeout):
+                raise AssertionError(f"the test did not open the gate within {self.timeout:.0f} s")
+            return turn(messages) if callable(turn) else turn
+
+        return play
+
+    def open(self) -> None:
+        self._opened.set()
+
+    async def until_reached(self) -> None:
+        """Wait (without blocking the event loop) until the run asks for the held turn."""
+        if not await asyncio.to_thread(self.reached.wait, self.timeout):
+            raise AssertionError(f"the run did not reach the held turn within {self.timeout:.0f} s")

@@ -11,7 +11,7 @@ from apps.datasets import services as dataset_services
 from apps.tenants.context import context_for_token
 from apps.tenants.scopes import ALL_SCOPES
 from apps.tenants.services import token_create
-from tests.fakes import ScriptedChatModel, call, final, tools
+from tests.fakes import Gate, ScriptedChatModel, call, final, tools
 
 SALES = "客户,地区,金额\n张三,华东,120.5\n李雷,华北,80\n韩梅梅,华东,40\n王芳,华南,60\n"
 BY_REGION = {
@@ -55,3 +55,18 @@ def script(monkeypatch):
         return model
 
     return use
+
+
+@pytest.fixture
+def gates():
+    """gates(n): n closed Gates for scripted turns; all are opened when the test ends, whatever happened."""
+    made: list[Gate] = []
+
+    def make(n: int = 1) -> list[Gate]:
+        new = [Gate() for _ in range(n)]
+        made.extend(new)
+        return new
+
+    yield make
+    for gate in made:
+        gate.open()

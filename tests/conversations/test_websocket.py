@@ -3,9 +3,6 @@ and disconnect-and-resume without losing or repeating an event."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
@@ -41,17 +38,10 @@ async def open_socket(conversation_id, raw=None, headers=None):
     return communicator
 
 
-def slowed(turns, seconds):
-    """The same scripted turns, each taking `seconds` to arrive (a run clients can drop out of)."""
-
-    def delay(turn):
-        def play(messages):
-            time.sleep(seconds)
-            return turn
-
-        return play
-
-    return [delay(t) for t in turns]
+@database_sync_to_async
+def stored_seq(trace_id):
+    """The last event of the run that is stored (what a client joining now would be told)."""
+    return Run.objects.get(trace_id=trace_id).last_seq
 
 
 async def until(communicator, final=("run.finished", "run.failed"), timeout=20):
@@ -147,25 +137,27 @@ async def test_bad_frames_get_an_error_and_the_socket_stays_usable(tenant_a, con
     await ws.disconnect()
 
 
-async def test_asking_while_a_run_is_in_progress_is_refused(tenant_a, conversation, script):
-    def slow(messages):
-        time.sleep(0.5)
-        return good_turns()[0]
-
-    await database_sync_to_async(script)(slow, *good_turns()[1:])
+async def test_asking_while_a_run_is_in_progress_is_refused(tenant_a, conversation, script, gates):
+    [thinking] = gates(1)
+    first, *rest = good_turns()
+    await database_sync_to_async(script)(thinking.hold(first), *rest)
     ws = await open_socket(conversation.pk, await token_for(tenant_a))
     await ws.receive_json_from()
     await ws.send_json_to({"type": "ask", "question": "各地区销售额？"})
     assert (await ws.receive_json_from())["type"] == "ask.accepted"
+    await thinking.until_reached()  # the run is under way, waiting for its model
     await ws.send_json_to({"type": "ask", "question": "再问一个"})
     seen = await until(ws, final=("error",))
     assert seen[-1]["code"] == "run_in_progress"
+    thinking.open()
     assert (await until(ws))[-1]["type"] == "run.finished", "the first run still finishes"
     await ws.disconnect()
 
 
-async def test_disconnect_and_resume_gets_every_missed_event_once(tenant_a, conversation, script):
-    await database_sync_to_async(script)(*slowed(good_turns(), 0.3))
+async def test_disconnect_and_resume_gets_every_missed_event_once(tenant_a, conversation, script, gates):
+    second, third = gates(2)
+    schema, query, answer = good_turns()
+    await database_sync_to_async(script)(schema, second.hold(query), third.hold(answer))
     raw = await token_for(tenant_a)
     ws = await open_socket(conversation.pk, raw)
     await ws.receive_json_from()
@@ -173,21 +165,28 @@ async def test_disconnect_and_resume_gets_every_missed_event_once(tenant_a, conv
     trace_id = (await ws.receive_json_from())["trace_id"]
     first = [await ws.receive_json_from(timeout=10) for _ in range(2)]  # run.started, plan
     await ws.disconnect()
-    await asyncio.sleep(0.4)  # the run goes on without any client
+    second.open()  # the run goes on without any client ...
+    await third.until_reached()  # ... storing the second turn's events, until it waits for the last turn
+    stored = await stored_seq(trace_id)
+    assert stored > first[-1]["seq"] + 1, "events were missed while no client listened"
 
     again = await open_socket(conversation.pk, raw)
     ready = await again.receive_json_from()
-    assert ready["active_run"] is None or ready["active_run"]["trace_id"] == trace_id
+    assert ready["active_run"]["trace_id"] == trace_id and ready["active_run"]["last_seq"] == stored
     await again.send_json_to({"type": "resume", "trace_id": trace_id, "after": first[-1]["seq"]})
-    rest = await until(again)
+    missed = [await again.receive_json_from(timeout=10) for _ in range(stored - first[-1]["seq"])]
+    third.open()  # the rest of the run arrives live after the missed events
+    rest = missed + await until(again)
     seqs = [e["seq"] for e in first + rest]
     assert seqs == list(range(1, len(seqs) + 1)), "nothing lost, nothing repeated"
     assert rest[-1]["type"] == "run.finished" and rest[-1]["data"]["response"]["status"] == "answered"
     await again.disconnect()
 
 
-async def test_live_events_before_the_resume_do_not_hide_the_missed_ones(tenant_a, conversation, script):
-    await database_sync_to_async(script)(*slowed(good_turns(), 0.5))
+async def test_live_events_before_the_resume_do_not_hide_the_missed_ones(tenant_a, conversation, script, gates):
+    [second] = gates(1)
+    schema, query, answer = good_turns()
+    await database_sync_to_async(script)(schema, second.hold(query), answer)
     raw = await token_for(tenant_a)
     ws = await open_socket(conversation.pk, raw)
     await ws.receive_json_from()
@@ -195,11 +194,12 @@ async def test_live_events_before_the_resume_do_not_hide_the_missed_ones(tenant_
     trace_id = (await ws.receive_json_from())["trace_id"]
     first = [await ws.receive_json_from(timeout=10)]  # run.started
     await ws.disconnect()
-    await asyncio.sleep(0.6)  # the first turn's events are stored while no client listens
+    await second.until_reached()  # the first turn's events are stored while no client listens
 
     again = await open_socket(conversation.pk, raw)
     ready = await again.receive_json_from()
     assert ready["active_run"]["trace_id"] == trace_id and ready["active_run"]["last_seq"] > 1
+    second.open()
     live = await again.receive_json_from(timeout=10)  # the run goes on before the client resumes
     assert live["seq"] == ready["active_run"]["last_seq"] + 1, "a socket joining a run follows it from last_seq"
     await again.send_json_to({"type": "resume", "trace_id": trace_id, "after": first[-1]["seq"]})
