@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import time
 
 import pytest
 from langchain_core.messages import AIMessage
@@ -13,6 +12,7 @@ from langchain_core.messages import AIMessage
 from apps.conversations.models import Message, Run, RunStatus
 from apps.tenants.scopes import CONVERSATIONS_READ, CONVERSATIONS_WRITE, DATASETS_READ
 from tests.conversations.conftest import BY_REGION, good_turns
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture
@@ -64,11 +64,12 @@ def test_ask_asynchronously_and_poll_the_run(tenant_a, make_token, api_client, c
     )
     assert accepted.status_code == 202
     url = accepted.json()["run"]
-    deadline = time.monotonic() + 20
-    run = client.get(url).json()
-    while run["status"] in ("queued", "running") and time.monotonic() < deadline:
-        time.sleep(0.05)
+
+    def finished():
         run = client.get(url).json()
+        return run if run["status"] not in ("queued", "running") else None
+
+    run = wait_until(finished, timeout=20, what="the run finished")
     assert run["status"] == "answered" and run["response"]["answer"].startswith("最高的是 华东")
     types = [e["type"] for e in run["events"]]
     assert types[0] == "run.started" and types[-1] == "run.finished" and "verify" in types

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import time
 
 import openpyxl
 import pytest
@@ -13,6 +12,7 @@ from apps.datasets import services
 from apps.datasets.models import Dataset, DatasetVersion, Upload
 from apps.datasets.storage import tenant_dir
 from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE
+from tests.support.waiting import wait_until
 
 SALES_CSV = (
     "地区,产品,金额,日期\n华东,A,100.5,2025-01-03\n华北,B,200,2025-02-10\n华东,B,50,2025-02-11\n西部,A,,2025-03-01\n"
@@ -207,13 +207,12 @@ def test_large_uploads_ingest_in_the_background(tenant_a, make_token, api_client
     assert resp.status_code == 202
     dataset = resp.json()
     assert dataset["ingest"]["status"] in ("pending", "ingesting", "ready")
-    deadline = time.monotonic() + 30
-    status = {}
-    while time.monotonic() < deadline:
+
+    def ingested():
         status = client.get(f"/api/v1/datasets/{dataset['id']}/versions/1/").json()
-        if status["status"] in ("ready", "failed"):
-            break
-        time.sleep(0.1)
+        return status if status["status"] in ("ready", "failed") else None
+
+    status = wait_until(ingested, timeout=30, what="the background ingest finished", interval=0.1)
     assert status["status"] == "ready" and status["progress"] == 1.0 and status["row_count"] == 5000
 
 

@@ -20,7 +20,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from django.conf import settings
 
 from tests.live_server import ROOT, daphne
 from tests.support.requirements import missing
+from tests.support.waiting import wait_until
 
 SERVER_URL = os.environ.get("CI_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test").rpartition("/")[0]
 ADMIN_URL = f"{SERVER_URL}/postgres"
@@ -79,11 +79,7 @@ def _run(*command: str) -> bool:
 
 
 def _until(check: Callable[[], bool], what: str, seconds: float = RECOVERY_SECONDS) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what} within {seconds:.0f} s")
-        time.sleep(0.2)
+    wait_until(check, timeout=seconds, what=what, interval=0.2)
 
 
 def _redis_up() -> bool:
