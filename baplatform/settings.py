@@ -152,6 +152,9 @@ TENANT_DATA_ROOT = DATA_DIR / "tenants"
 # SQLite files that tenants may register as SQL sources: only under SQLITE_SOURCES_ROOT/<tenant slug>/,
 # opened read-only (a tenant must not reach other files on the server, such as the platform's own database).
 SQLITE_SOURCES_ROOT = Path(env.str("SQLITE_SOURCES_ROOT", default=str(DATA_DIR / "sqlite-sources"))).resolve()
+# Connection tests (registering or changing a SQL source, or testing it again) per tenant and minute:
+# each one makes the platform connect to a host the tenant names, so they are counted.
+SOURCE_CONNECTION_TESTS_PER_MINUTE = env.int("SOURCE_CONNECTION_TESTS_PER_MINUTE", default=10)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

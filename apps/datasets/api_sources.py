@@ -15,7 +15,7 @@ from apps.datasets.errors import QueryInvalid, SourceFailure
 from apps.datasets.models import SourceKind, SqlSource
 from apps.datasets.validation import parse_spec
 from apps.tenants.api_base import TenantAPIView
-from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE
+from apps.tenants.scopes import DATASETS_READ, SOURCES_MANAGE
 
 
 def source_out(source: SqlSource) -> dict[str, Any]:
@@ -80,7 +80,8 @@ def _valid(serializer: serializers.Serializer) -> dict[str, Any]:
 
 
 class SourceListView(TenantAPIView):
-    scope_map = {"GET": DATASETS_READ, "POST": DATASETS_WRITE}
+    # Registering makes the platform connect to a host the caller names: an admin power (SOURCES_MANAGE).
+    scope_map = {"GET": DATASETS_READ, "POST": SOURCES_MANAGE}
 
     def get(self, request: Request) -> Response:
         return self.paginate(source_selectors.source_list(tenant=self.tenant), source_out)
@@ -94,7 +95,7 @@ class SourceListView(TenantAPIView):
 
 
 class SourceDetailView(TenantAPIView):
-    scope_map = {"GET": DATASETS_READ, "PATCH": DATASETS_WRITE, "DELETE": DATASETS_WRITE}
+    scope_map = {"GET": DATASETS_READ, "PATCH": SOURCES_MANAGE, "DELETE": SOURCES_MANAGE}
 
     def get(self, request: Request, source_id: int) -> Response:
         return Response(source_out(source_selectors.source_get(tenant=self.tenant, source_id=source_id)))
@@ -116,7 +117,7 @@ class SourceDetailView(TenantAPIView):
 class SourceTestView(TenantAPIView):
     """Test the stored connection again: {ok: true, server, tables} or {ok: false, code, message}."""
 
-    scope_map = {"POST": DATASETS_WRITE}
+    scope_map = {"POST": SOURCES_MANAGE}
 
     def post(self, request: Request, source_id: int) -> Response:
         source = source_selectors.source_get(tenant=self.tenant, source_id=source_id)

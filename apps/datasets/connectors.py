@@ -11,6 +11,7 @@ rendered in the driver's own parameter style, and values always travel separatel
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import socket
@@ -26,6 +27,7 @@ import pymysql
 from django.conf import settings
 from django.db import connections
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from psycopg import errors as pg_errors
 from psycopg import sql as pg_sql
 from pymysql.constants import FIELD_TYPE
@@ -39,9 +41,31 @@ from apps.datasets.results import ResultTable, json_safe, json_safe_rows
 DIALECTS = {SourceKind.POSTGRESQL: "postgres", SourceKind.MYSQL: "mysql", SourceKind.SQLITE: "sqlite"}
 ENGINE_NAMES = {SourceKind.POSTGRESQL: "PostgreSQL", SourceKind.MYSQL: "MySQL/MariaDB", SourceKind.SQLITE: "SQLite"}
 DEFAULT_PORTS = {SourceKind.POSTGRESQL: 5432, SourceKind.MYSQL: 3306}
-CONNECT_TIMEOUT_SECONDS = 10
+# Reaching the server and finishing its handshake: short, so a probe of a silent port does not hold a worker.
+CONNECT_TIMEOUT_SECONDS = 3
+log = logging.getLogger(__name__)
 _MARK = re.compile(r"\x00([A-Za-z_][A-Za-z0-9_]*)\x00")
 _MYSQL_TYPES = {value: name for name, value in vars(FIELD_TYPE).items() if name.isupper()}
+
+
+def unreachable_message() -> str:
+    return _(
+        "could not connect to the database; check the host, port, database name, user name and password, "
+        "and that the server accepts connections from this platform"
+    )
+
+
+# What a server objected to, in our words (the driver's own text may quote anything, so it is only logged).
+_REJECTIONS = {
+    "unknown_column": gettext_noop("a column it names does not exist"),
+    "unknown_table": gettext_noop("a table it names does not exist"),
+    "unknown_function": gettext_noop("a function it calls does not exist on this server (or takes other arguments)"),
+    "syntax": gettext_noop("the server could not read the SQL (syntax error)"),
+    "privilege": gettext_noop("the database user may not read something it names"),
+    "grouping": gettext_noop("a selected column is neither grouped nor aggregated"),
+    "ambiguous": gettext_noop("a column name is ambiguous; qualify it with its table"),
+    "value": gettext_noop("a value has the wrong type or is out of range"),
+}
 
 
 def dialect_of(source: SqlSource) -> str:
@@ -95,11 +119,6 @@ def _plain(value: Any) -> Any:
     return json.dumps(value, ensure_ascii=False, default=str) if isinstance(value, dict | list) else value
 
 
-def scrub(message: str, secret: str) -> str:
-    """An error message that never carries the password, whatever the driver put in it."""
-    return message.replace(secret, "***") if secret else message
-
-
 class Session(ABC):
     """One open read-only connection; `run` executes one statement and fetches at most row_cap (+1) rows."""
 
@@ -125,19 +144,27 @@ class Session(ABC):
         """A driver error as QueryTimeout, QueryInvalid or SourceFailure with a message for the user."""
 
     def where(self) -> str:
+        """Where the source lives, for server logs only: messages to users never name host or port."""
         port = self.source.port or DEFAULT_PORTS[SourceKind(self.source.kind)]
-        return _("%(engine)s at %(host)s:%(port)s") % {"engine": self.engine, "host": self.source.host, "port": port}
+        return f"{self.engine} at {self.source.host}:{port}"
+
+    def note(self, event: str, exc: Exception) -> None:
+        """The driver's own words go to the server log (never the password), not to the user."""
+        text = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else ""
+        if self.password:
+            text = text.replace(self.password, "***")
+        log.warning(
+            "SQL source %s",
+            event,
+            extra={"source": self.source.pk, "where": self.where(), "error": type(exc).__name__, "detail": text},
+        )
 
     def unreachable(self, exc: Exception) -> SourceFailure:
-        detail = scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, self.password)
-        return SourceFailure(
-            _(
-                "could not connect to %(where)s (%(detail)s); check the host, port, database, user name and "
-                "password, and that the server accepts connections from this platform"
-            )
-            % {"where": self.where(), "detail": detail},
-            code="source_unreachable",
-        )
+        """One message for every way of not getting a working session: closed port, another protocol,
+        TLS or authentication failure, unknown database. Nothing the remote side sent is repeated, so
+        registering a source cannot be used to tell open ports and services apart."""
+        self.note("connection failed", exc)
+        return SourceFailure(unreachable_message(), code="source_unreachable")
 
     def timed_out(self) -> QueryTimeout:
         return QueryTimeout(
@@ -148,24 +175,26 @@ class Session(ABC):
             % {"seconds": f"{self.timeout_s:g}", "engine": self.engine}
         )
 
-    def read_only_refused(self, detail: str) -> SourceFailure:
+    def read_only_refused(self, exc: Exception) -> SourceFailure:
+        self.note("refused a write", exc)
         return SourceFailure(
-            _("%(engine)s refused a write (%(detail)s): SQL sources are read-only")
-            % {"engine": self.engine, "detail": scrub(detail, self.password)},
-            code="read_only",
+            _("%(engine)s refused a write: SQL sources are read-only") % {"engine": self.engine}, code="read_only"
         )
 
-    def rejected(self, detail: str) -> QueryInvalid:
+    def rejected(self, exc: Exception, reason: str, code: str) -> QueryInvalid:
+        """`reason` is our own wording of what the server objected to; the driver's text is only logged."""
+        self.note("rejected a query", exc)
+        why = _(_REJECTIONS[reason]) if reason in _REJECTIONS else _("error %(code)s") % {"code": code}
         return QueryInvalid(
-            _("%(engine)s rejected the query: %(detail)s")
-            % {"engine": self.engine, "detail": scrub(detail, self.password)},
+            _("%(engine)s rejected the query: %(detail)s") % {"engine": self.engine, "detail": why},
             code="source_rejected",
         )
 
-    def failed(self, detail: str) -> SourceFailure:
+    def failed(self, exc: Exception, code: str) -> SourceFailure:
+        self.note("failed a query", exc)
         return SourceFailure(
             _("the query failed on %(engine)s: %(detail)s")
-            % {"engine": self.engine, "detail": scrub(detail, self.password)},
+            % {"engine": self.engine, "detail": _("error %(code)s") % {"code": code}},
             code="query_failed",
         )
 
@@ -204,6 +233,7 @@ class PostgresSession(Session):
                 user=source.username,
                 password=self.password,
                 connect_timeout=CONNECT_TIMEOUT_SECONDS,
+                sslmode="prefer",  # TLS whenever the server offers it, whatever PGSSLMODE says
                 application_name="ba-platform",
                 passfile=os.devnull,  # never the platform's own ~/.pgpass
                 autocommit=True,
@@ -247,18 +277,27 @@ class PostgresSession(Session):
             types.append(info.name if info else str(column.type_code))
         return [c.name for c in description], types, rows
 
+    _REASONS: ClassVar[dict[str, str]] = {
+        "42703": "unknown_column",
+        "42P01": "unknown_table",
+        "42883": "unknown_function",
+        "42601": "syntax",
+        "42501": "privilege",
+        "42803": "grouping",
+        "42702": "ambiguous",
+    }
+
     def translate(self, exc: Exception) -> Exception:
-        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        state = getattr(exc, "sqlstate", None) or ""
+        state = str(getattr(exc, "sqlstate", None) or "")
         if isinstance(exc, pg_errors.QueryCanceled):
             return self.timed_out()
         if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
-            return self.read_only_refused(detail)
+            return self.read_only_refused(exc)
         if state[:2] in ("42", "22"):  # syntax, unknown names, privileges; bad values
-            return self.rejected(detail)
+            return self.rejected(exc, self._REASONS.get(state, "value" if state[:2] == "22" else ""), state)
         if state.startswith("08") or (isinstance(exc, psycopg.OperationalError) and not state):
             return self.unreachable(exc)
-        return self.failed(detail)
+        return self.failed(exc, state or type(exc).__name__)
 
 
 class MySQLSession(Session):
@@ -278,11 +317,18 @@ class MySQLSession(Session):
                 database=source.database,
                 charset="utf8mb4",
                 connect_timeout=CONNECT_TIMEOUT_SECONDS,
-                read_timeout=int(self.timeout_s) + CONNECT_TIMEOUT_SECONDS,
-                write_timeout=int(self.timeout_s) + CONNECT_TIMEOUT_SECONDS,
+                # The handshake is read with this timeout too: a port that accepts and stays silent is
+                # given up on as quickly as a closed one. Queries get their own, longer timeout below.
+                read_timeout=CONNECT_TIMEOUT_SECONDS,
+                write_timeout=CONNECT_TIMEOUT_SECONDS,
+                # No ssl_* options: the driver (>= 1.1) upgrades to TLS when the server offers it and
+                # goes on in clear text when it does not (MySQL's PREFERRED mode).
+                ssl_disabled=False,
                 autocommit=True,
                 local_infile=False,
             )
+            # pymysql applies _read_timeout/_write_timeout to every later packet; it has no public setter.
+            self.conn._read_timeout = self.conn._write_timeout = int(self.timeout_s) + CONNECT_TIMEOUT_SECONDS
             with self.conn.cursor() as cur:
                 cur.execute("SELECT VERSION()")
                 version = str(cur.fetchone()[0])
@@ -316,18 +362,31 @@ class MySQLSession(Session):
         types = [_MYSQL_TYPES.get(d[1], str(d[1])) for d in description]
         return [d[0] for d in description], types, rows
 
+    _REASONS: ClassVar[dict[int, str]] = {
+        1054: "unknown_column",
+        1146: "unknown_table",
+        1305: "unknown_function",
+        1064: "syntax",
+        1142: "privilege",
+        1143: "privilege",
+        1055: "grouping",
+        1052: "ambiguous",
+        1292: "value",
+        1366: "value",
+        1690: "value",
+    }
+
     def translate(self, exc: Exception) -> Exception:
         code = exc.args[0] if exc.args and isinstance(exc.args[0], int) else 0
-        detail = str(exc.args[1]) if len(exc.args) > 1 else str(exc)
         if code in self._TIMEOUT_CODES:
             return self.timed_out()
         if code in self._READ_ONLY_CODES:
-            return self.read_only_refused(detail)
+            return self.read_only_refused(exc)
         if 2000 <= code < 3000:  # client-side errors: the connection failed
             return self.unreachable(exc)
         if code >= 1000 and code not in self._SERVER_TROUBLE:  # the server judged the statement
-            return self.rejected(detail)
-        return self.failed(detail)
+            return self.rejected(exc, self._REASONS.get(code, ""), str(code))
+        return self.failed(exc, str(code or type(exc).__name__))
 
 
 _PLATFORM_ENGINES = {

@@ -32,3 +32,10 @@ class SourceFailure(PlatformError):
 
 class QueryTimeout(SourceFailure):
     code = "query_timeout"
+
+
+class TooManyConnectionTests(PlatformError):
+    """A tenant asked for more connection tests than SOURCE_CONNECTION_TESTS_PER_MINUTE allows."""
+
+    status = 429
+    code = "too_many_connection_tests"

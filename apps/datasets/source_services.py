@@ -21,6 +21,7 @@ from apps.datasets.connectors import DEFAULT_PORTS
 from apps.datasets.errors import SourceFailure
 from apps.datasets.models import SourceKind, SqlSource
 from apps.datasets.naming import closest
+from apps.datasets.source_limits import connection_test_take
 from apps.datasets.sources import ConnectionReport, connection_check
 from apps.datasets.sqlite_files import relative_name
 from apps.tenants.errors import Conflict, InvalidInput
@@ -28,6 +29,8 @@ from apps.tenants.models import Tenant
 
 MAX_ALLOWED_TABLES = 1000
 _CONNECTION_FIELDS = ("host", "port", "database", "schema", "username", "password_encrypted")
+# Where the stored password is sent: changing any of these needs the password again.
+_DESTINATION_FIELDS = ("host", "port", "database", "username")
 
 
 def _text(value: str | None, label: str, *, required: bool = False, limit: int = 255) -> str:
@@ -88,6 +91,7 @@ def _check_fields(source: SqlSource) -> None:
 
 def _verify(source: SqlSource) -> ConnectionReport:
     """Connect and check the allow-list; InvalidInput (nothing saved) when either fails."""
+    connection_test_take(tenant=source.tenant)
     try:
         report = connection_check(source)
     except SourceFailure as exc:
@@ -130,6 +134,21 @@ def _recorder(
         )
 
     return record
+
+
+def _require_password_for_new_destination(source: SqlSource, before: dict[str, Any], password: str | None) -> None:
+    """The stored password only ever goes where it was given for: a new host, port, database or user
+    name needs it again (otherwise anyone allowed to edit the source could have it sent to their server)."""
+    moved = [field for field in _DESTINATION_FIELDS if getattr(source, field) != before[field]]
+    if moved and password is None and before["password_encrypted"]:
+        raise InvalidInput(
+            _(
+                "changing %(fields)s needs the password again: send it with the change (the stored password "
+                "is never sent to another server, database or user)"
+            )
+            % {"fields": ", ".join(moved)},
+            code="password_required",
+        )
 
 
 def _save(source: SqlSource, record: Callable[[SqlSource], None]) -> SqlSource:
@@ -193,7 +212,8 @@ def source_update(
     tables: list[str] | None = None,
     actor: Actor | None = None,
 ) -> SqlSource:
-    """Change a source (None = unchanged; password '' clears it). Connection changes are re-tested first."""
+    """Change a source (None = unchanged; password '' clears it). Connection changes are re-tested first;
+    a new host, port, database or user name needs the password again (password_required)."""
     before = {f: getattr(source, f) for f in (*_CONNECTION_FIELDS, "tables")}
     audited_before = _audited(source)
     changes: dict[str, Any] = {"name": name, "host": host, "port": port, "database": database, "schema": schema}
@@ -207,6 +227,7 @@ def source_update(
         source.tables = _tables(tables)
     try:
         _check_fields(source)
+        _require_password_for_new_destination(source, before, password)
         if any(getattr(source, f) != value for f, value in before.items()) or password is not None:
             _verify(source)
         record = _recorder(ChangeAction.SOURCE_UPDATE, actor, audited_before, password_changed=password is not None)
@@ -223,7 +244,9 @@ def source_delete(*, source: SqlSource, actor: Actor | None = None) -> None:
 
 
 def source_test(*, source: SqlSource) -> ConnectionReport:
-    """Test the stored connection again; records when it last succeeded. SourceFailure when it fails."""
+    """Test the stored connection again; records when it last succeeded. SourceFailure when it fails,
+    TooManyConnectionTests past the tenant's limit."""
+    connection_test_take(tenant=source.tenant)
     report = connection_check(source)
     source.tested_at = timezone.now()
     source.save(update_fields=["tested_at"])

@@ -85,6 +85,18 @@ def _type_name(value: Any) -> str:
     return {int: "INTEGER", float: "REAL", str: "TEXT", bytes: "BLOB", bool: "INTEGER"}.get(type(value), "")
 
 
+# The start of SQLite's own message -> what we say about it (connectors._REJECTIONS).
+_REASONS = (
+    ("no such column", "unknown_column"),
+    ("no such table", "unknown_table"),
+    ("no such function", "unknown_function"),
+    ("wrong number of arguments", "unknown_function"),
+    ("ambiguous column", "ambiguous"),
+    ("near ", "syntax"),
+    ("incomplete input", "syntax"),
+)
+
+
 class SQLiteSession(Session):
     style, engine = "named", "SQLite"
 
@@ -140,12 +152,21 @@ class SQLiteSession(Session):
         types = [_type_name(v) for v in first] if first else [""] * len(description)
         return [d[0] for d in description], types, rows
 
+    def unreachable(self, exc: Exception) -> SourceFailure:
+        self.note("could not be opened", exc)
+        return SourceFailure(
+            _("the SQLite file '%(name)s' could not be opened as a database") % {"name": self.source.database},
+            code="source_unreachable",
+        )
+
     def translate(self, exc: Exception) -> Exception:
         detail = str(exc)
+        code = str(getattr(exc, "sqlite_errorname", "") or type(exc).__name__)
         if isinstance(exc, sqlite3.OperationalError) and "interrupted" in detail:
             return self.timed_out()
         if "readonly" in detail or "not authorized" in detail or "prohibited" in detail:
-            return self.read_only_refused(detail)
+            return self.read_only_refused(exc)
         if isinstance(exc, sqlite3.OperationalError | sqlite3.ProgrammingError | sqlite3.IntegrityError):
-            return self.rejected(detail)
-        return self.failed(detail)
+            reason = next((r for prefix, r in _REASONS if detail.startswith(prefix)), "")
+            return self.rejected(exc, reason, code)
+        return self.failed(exc, code)

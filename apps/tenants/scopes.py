@@ -7,6 +7,9 @@ from django.utils.translation import gettext_lazy as _
 
 DATASETS_READ = "datasets:read"
 DATASETS_WRITE = "datasets:write"
+# Register, change, re-test and delete SQL sources: the platform connects to hosts these name and sends
+# the stored credentials there, so it is an admin power, not an analyst's.
+SOURCES_MANAGE = "sources:manage"
 CONVERSATIONS_READ = "conversations:read"
 CONVERSATIONS_WRITE = "conversations:write"
 AUDIT_READ = "audit:read"
@@ -19,6 +22,7 @@ METRICS_READ = "metrics:read"
 ALL_SCOPES: tuple[str, ...] = (
     DATASETS_READ,
     DATASETS_WRITE,
+    SOURCES_MANAGE,
     CONVERSATIONS_READ,
     CONVERSATIONS_WRITE,
     AUDIT_READ,
@@ -39,7 +43,7 @@ class Role(models.TextChoices):
 
 _VIEWER = frozenset({DATASETS_READ, CONVERSATIONS_READ})
 _ANALYST = _VIEWER | {DATASETS_WRITE, CONVERSATIONS_WRITE}
-_ADMIN = _ANALYST | {AUDIT_READ, BILLING_READ, TOKENS_MANAGE, MEMBERS_MANAGE}
+_ADMIN = _ANALYST | {SOURCES_MANAGE, AUDIT_READ, BILLING_READ, TOKENS_MANAGE, MEMBERS_MANAGE}
 
 ROLE_SCOPES: dict[str, frozenset[str]] = {
     Role.VIEWER: _VIEWER,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE
+from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE, SOURCES_MANAGE
 
 
 @pytest.fixture(autouse=True)
@@ -24,3 +24,9 @@ def _english_messages():
 @pytest.fixture
 def writer(tenant_a, make_token, api_client):
     return api_client(make_token(tenant_a, [DATASETS_READ, DATASETS_WRITE]))
+
+
+@pytest.fixture
+def source_admin(tenant_a, make_token, api_client):
+    """A client that may also register, change, test and delete SQL sources (an admin's token)."""
+    return api_client(make_token(tenant_a, [DATASETS_READ, DATASETS_WRITE, SOURCES_MANAGE]))

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import socket
 import sqlite3
+import struct
+import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -188,3 +191,75 @@ def namespace(engine: str, fields: dict[str, Any], folder: Path, tenant: Any) ->
     if engine == "sqlite":
         return {"namespace": "main", "path": os.fspath(folder / tenant.slug / "shop.db")}
     return {"namespace": fields["schema"] if engine == "postgresql" else fields["database"]}
+
+
+@dataclass
+class FakeServer:
+    """A local TCP port for the connection tests: says `banner` (if any) to each client, keeps the
+    first bytes each client sends, and closes. `closed()` is a port nothing listens on."""
+
+    port: int
+    received: list[bytes]
+    accepted: threading.Event
+
+
+@contextmanager
+def fake_server(banner: bytes = b"", reply: Callable[[bytes], bytes] | None = None) -> Iterator[FakeServer]:
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    server = FakeServer(port=listener.getsockname()[1], received=[], accepted=threading.Event())
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _address = listener.accept()
+            except OSError:
+                continue
+            server.accepted.set()
+            with conn:
+                conn.settimeout(2)
+                try:
+                    if banner:
+                        conn.sendall(banner)
+                    data = conn.recv(4096)
+                    server.received.append(data)
+                    if reply is not None and data:
+                        conn.sendall(reply(data))
+                        server.received.append(conn.recv(4096))
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        stop.set()
+        thread.join(5)
+        listener.close()
+
+
+def closed_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (bound, then released)."""
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        return int(probe.getsockname()[1])
+
+
+def mysql_greeting(capabilities: int) -> bytes:
+    """A MySQL protocol-10 server greeting offering `capabilities` (enough for a client to answer it)."""
+    body = (
+        b"\x0a"
+        + b"5.7.0-fake\x00"
+        + struct.pack("<I", 7)
+        + b"abcdefgh\x00"
+        + struct.pack("<H", capabilities & 0xFFFF)
+        + b"\x21"
+        + struct.pack("<H", 2)
+        + struct.pack("<H", capabilities >> 16)
+        + b"\x15"
+        + b"\x00" * 10
+        + b"ijklmnopqrst\x00"
+        + b"mysql_native_password\x00"
+    )
+    return struct.pack("<I", len(body))[:3] + b"\x00" + body

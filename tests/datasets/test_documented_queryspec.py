@@ -134,10 +134,10 @@ def test_the_plot_and_export_calls_take_the_documented_specs(writer, returns):
 
 
 @pytest.fixture
-def returns_source(writer, settings, tmp_path, tenant_a):
+def returns_source(source_admin, settings, tmp_path, tenant_a):
     settings.SQLITE_SOURCES_ROOT = tmp_path / "sqlite-sources"
     write_returns_sqlite(settings.SQLITE_SOURCES_ROOT / tenant_a.slug / "returns.db")
-    resp = writer.post(
+    resp = source_admin.post(
         "/api/v1/sources/", {"name": "退货库", "kind": "sqlite", "database": "returns.db"}, format="json"
     )
     assert resp.status_code == 201, resp.json()

@@ -209,10 +209,11 @@ def test_queryspec_shape_errors_are_translated_without_pydantic_prefixes(writer,
 
 
 @pytest.fixture
-def shop(writer, settings, tmp_path, tenant_a):
+def shop(source_admin, settings, tmp_path, tenant_a):
     settings.SQLITE_SOURCES_ROOT = tmp_path / "sqlite-sources"
     make_sqlite(settings.SQLITE_SOURCES_ROOT / tenant_a.slug / "shop.db")
-    resp = writer.post("/api/v1/sources/", {"name": "门店库", "kind": "sqlite", "database": "shop.db"}, format="json")
+    body = {"name": "门店库", "kind": "sqlite", "database": "shop.db"}
+    resp = source_admin.post("/api/v1/sources/", body, format="json")
     assert resp.status_code == 201, resp.json()
     return resp.json()
 
