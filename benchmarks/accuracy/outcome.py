@@ -82,7 +82,7 @@ def classify(response: AskResponse, judge: Judge) -> tuple[Outcome, str]:
         return Outcome.FAILED, response.error.message if response.error else "failed"
     if response.status == "intercepted":
         reasons = response.verification.reasons
-        return Outcome.INTERCEPTED, "; ".join(r.get("code", "") for r in reasons)
+        return Outcome.INTERCEPTED, "; ".join(f"{r.get('code', '')} ({r.get('message', '')[:160]})" for r in reasons)
     if not response.verification.passed:
         return Outcome.FAILED, "answered without a passing verification"
     if is_refusal(response):

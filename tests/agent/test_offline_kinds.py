@@ -35,6 +35,7 @@ EXAMPLES = {
     "conditional_ratio": ("华东地区的退货率", ORDERS),
     "share": ("各地区销售额占比", ORDERS),
     "measure_ratio": ("销售金额/订单数量", RETURNS),
+    "net_measure": ("扣除退货金额后的销售金额", RETURNS),
     "time_edge": ("最早的下单日期是哪天", ORDERS),
     "distribution": ("金额的分布情况", ORDERS),
     "extreme_rows": ("金额最大的一笔订单是哪一单", ORDERS),

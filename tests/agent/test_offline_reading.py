@@ -146,3 +146,60 @@ def test_positions_are_never_added_up():
 def test_what_the_most_of_is_counted_not_grouped():
     spec = analyze("which jurisdiction has the most courthouses?", DRAFT).spec()
     assert [g["column"] for g in spec["group_by"]] == ["Jurisdiction"]
+
+
+STORES = TableProfile(
+    row_count=2924,
+    columns=[
+        col("日期", "date", "time", 730, lo="2024-01-01", hi="2025-12-31"),
+        col("门店", "text", "dimension", 4, values=["人民广场店", "三里屯店", "国贸店", "滨江店"]),
+        col("品类", "text", "dimension", 3, values=["拿铁", "美式", "茶饮"]),
+        col("订单数", "integer", "measure", 90, lo=1, hi=90),
+        col("杯数", "integer", "measure", 140, lo=1, hi=143),
+        col("销售额", "number", "measure", 1900, lo=10.0, hi=4000.0),
+        col("优惠金额", "number", "measure", 1900, lo=0.0, hi=544.0),
+    ],
+)
+
+
+def test_how_much_money_is_the_sales_and_what_is_taken_off_it_is_subtracted_by_the_query():
+    spec = analyze("2025年一共卖了多少钱", STORES).spec()
+    assert [(a["func"], a["column"]) for a in spec["aggregations"]] == [("sum", "销售额")]
+    spec = analyze("2025年扣掉优惠之后实际收了多少钱", STORES).spec()
+    sales, discount = sorted(spec["aggregations"], key=lambda a: a["column"] != "销售额")
+    assert (sales["column"], discount["column"]) == ("销售额", "优惠金额")
+    assert spec["derived"][0]["expr"] == f"[{sales['name']}] - [{discount['name']}]"
+
+
+def test_a_shop_word_names_the_store_column_and_each_store_is_ranked_by_its_total():
+    spec = analyze("销售额垫底的是哪家店", STORES).spec()
+    assert spec["group_by"] == [{"column": "门店"}] and spec["limit"] == 1
+    assert spec["sort"][0]["desc"] is False
+    assert analyze("优惠金额最多的前3家店", STORES).spec()["limit"] == 3
+
+
+def test_which_day_groups_by_day_and_sold_best_asks_by_money_or_by_units():
+    plan = analyze("2025年哪一天卖得最好", STORES)
+    assert plan.clarification is not None
+    assert plan.clarification.choices == ["2025年哪一天销售额最高", "2025年哪一天杯数最高"]
+    spec = analyze(plan.clarification.choices[0], STORES).spec()
+    assert spec["group_by"] == [{"column": "日期", "grain": "day"}] and spec["limit"] == 1
+
+
+def test_per_unit_divides_by_the_column_counted_in_that_unit():
+    spec = analyze("各品类每杯平均卖多少钱", STORES).spec()
+    assert spec["derived"] == [{"name": "销售额/杯数", "expr": "[销售额合计] / [杯数合计]"}]
+
+
+def test_a_rate_of_something_the_data_does_not_record_is_asked_about():
+    plan = analyze("人民广场店的复购率是多少", STORES)
+    assert plan.kind == "fallback" and plan.clarification is not None and "复购" in plan.clarification.question
+    plan = analyze("复购率是多少", STORES)  # nothing else to compute: refused, naming the word
+    assert plan.kind == "fallback" and plan.unmapped == ["复购"]
+
+
+def test_a_rise_between_two_quarters_of_two_digit_years_is_their_change():
+    spec = analyze("25年三季度杯数比24年三季度涨了多少", STORES).spec()
+    now, before = spec["aggregations"]
+    assert now["where"][0]["value"] == "2025-Q3" and before["where"][0]["value"] == "2024-Q3"
+    assert "filters" not in spec

@@ -249,6 +249,17 @@ def ask_measure(question: str, term: Term, columns: list[str], lang: Lang) -> Cl
         return Clarification(asked % {"said": said, "columns": names(columns)}, choices)
 
 
+def ask_sold(question: str, start: int, end: int, columns: list[str], lang: Lang) -> Clarification | None:
+    """ "2025年哪一天卖得最好" over data with both 销售额 and 杯数: best by the money taken or by the units sold."""
+    said = question[start:end]
+    if _DIGIT.search(said + "".join(columns)):
+        return None
+    with speaking(lang):
+        choices = [_replaced(question, start, end, _("with the highest %(column)s") % {"column": c}) for c in columns]
+        asked = _("Please confirm: “%(said)s” by which measure: %(columns)s?")
+        return Clarification(asked % {"said": said, "columns": names(columns)}, choices)
+
+
 def ask_value(question: str, term: Term, columns: list[tuple[str, str]], lang: Lang) -> Clarification | None:
     said = question[term.start : term.end]
     if _DIGIT.search(said + "".join(c for c, _v in columns)):

@@ -212,12 +212,15 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
     asked about rather than dropped: answering without them would answer another question. The choice offered
     is the question without them, when they can be taken out cleanly. (A business word with no column, such as
     the "city" of "which city has the most density", is only noted in the answer.)"""
-    negation = unapplied_negation(a, plan)
     conditions = [w for w in plan.unmapped if any(a.question[s:e] == w for s, e in condition_phrases(a))]
     conditions += [  # "released in the month of november" where no date column could take it
         w for w in leftover_words(a.text, a.taken, a.question) if fold(w) in _MONTH_NAMES and w not in conditions
     ]
-    left = [*conditions, *([negation] if negation else [])]
+    kept = [  # cannot be left out: the negation, the subject of a rate ("复购率": the data has no 复购)
+        *[n for n in [unapplied_negation(a, plan)] if n],
+        *[a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if a.lang == "zh" and a.text.startswith("率", e)],
+    ]
+    left = [*conditions, *kept]
     if not left:
         return None
     with speaking(a.lang):
@@ -226,7 +229,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
             at = fold(rest).find(fold(word))
             if at >= 0:
                 rest = _without(rest, at, at + len(word))
-        choices = [rest] if negation is None and fold(_asked(rest)) != fold(_asked(a.question)) else []
+        choices = [rest] if not kept and fold(_asked(rest)) != fold(_asked(a.question)) else []
         columns = names([f"“{v.name}”" for v in a.schema.views if not _DIGIT.search(v.name)][:MAX_COLUMNS_SAID])
         quoted = names([f"“{w}”" for w in left if not _DIGIT.search(w)])
         if quoted:

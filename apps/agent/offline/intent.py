@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from apps.agent.clarification import Clarification
 from apps.agent.messages import language_of
 from apps.agent.offline import lexicon as lx
-from apps.agent.offline.ambiguity import Readings, read
+from apps.agent.offline.ambiguity import Readings, ask_sold, read
 from apps.agent.offline.conditions import ask_about_conditions, ask_about_left_out
 from apps.agent.offline.cues import Cues, Threshold, find_words, read_cues
 from apps.agent.offline.kinds import period_change, to_date
@@ -25,6 +25,11 @@ from apps.agent.offline.timewords import default_grain, find_grain, find_time_fi
 from apps.datasets.profile import TableProfile
 
 _HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次])")
+_HEAD_NOUN = re.compile(
+    r"(?:哪|每|各|前\s*[\d一二三四五六七八九十]+)\s*一?\s*(?:家|个|间|所|座|位)?\s*([\u4e00-\u9fff])"
+)
+_PER_UNIT = re.compile(r"每\s*([杯件份瓶箱台])(?![数量])")
+_HOW_MUCH_MONEY = re.compile(r"(?:多少|几)\s*(?:块)?钱|how much money")
 _N_PIECES = re.compile(r"(?<![\d.])(\d{1,4})\s*件(?!以上|以下|及以上|及以下|或以上|或以下|数)")
 _PRESENT = re.compile(r"有\s*([^\s，,。？?的]{1,8}?)\s*的?\s*(?:记录|订单|数据|行|明细)?\s*(?:里|中|当中|之中)")
 _SHORT_YEAR = re.compile(r"(?<![\d年.])(\d{2})\s*年(?![龄级])")
@@ -36,6 +41,7 @@ def _year_of(value: object) -> int | None:
 
 
 _QUANTITY_NAME = re.compile(r"数量|件数|(?i:quantity|qty|units)")
+_UNIT_COUNT = re.compile(r"^[杯件份瓶箱台]数$|销量|(?i:units sold|sold)")
 _COMPARED = re.compile(r"(超过|大于|多于|少于|小于|不足|低于|高于|至少|最多|不到|>|<|≥|≤)\s*$")
 _MEASURE_GROUP_MARKERS = ("各个", "各", "每个", "每一个", "each", "for each", "across")
 
@@ -55,6 +61,7 @@ class Analyzer:
         synonyms: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
         self.schema: Schema = schema_of(profile, synonyms)
+        self.sold_asked: Clarification | None = None
         question = self._full_years(question)
         self.question, self.text = question, fold(question)
         self.lang: Lang = lang or language_of(question)
@@ -65,7 +72,8 @@ class Analyzer:
         terms = [t for t in mentions if not any(s < t.end and t.start < e for s, e, _w in rates)]
         # "in total" names the sum, not the summary row that happens to be labelled "Total"
         terms = [t for t in terms if t.kind != "value" or self.schema.by_name[t.column].total_label != t.value]
-        terms, self.present = self._presence(self._without_modifiers(terms) + self._quantity_terms(terms))
+        added = self._quantity_terms(terms)
+        terms, self.present = self._presence(sorted(self._without_modifiers(terms) + added, key=lambda t: t.start))
         self.readings: Readings = read(question, self.text, self.schema, terms, self.lang)
         self.terms = self.readings.terms
         self.taken = bytearray(len(self.text))
@@ -139,7 +147,43 @@ class Analyzer:
             column = counted[0] if len(counted) == 1 else self._quantity() if unit == "件" else None
             if column is not None and column.name not in named:
                 found.append(Term(column.name, "column", m.start(), m.end(), 2.0))
+        for m in _PER_UNIT.finditer(self.text):  # "每杯平均卖多少钱": per 杯数 (a denominator, kinds/measure_ratio)
+            counted = [v for v in self.schema.of("measure") if re.fullmatch(m.group(1) + "[数量]", v.name)]
+            if len(counted) == 1 and counted[0].name not in named:
+                found.append(Term(counted[0].name, "column", m.start(1), m.end(1), 2.0))
+        taken = [(t.start, t.end) for t in terms]
+        for m in _HEAD_NOUN.finditer(self.text):  # "哪家店", "前5家店": 店 is the 门店 column
+            heads = [v for v in self.schema.of("dimension", "id") if len(v.name) > 1 and v.name.endswith(m.group(1))]
+            free = all(e <= m.start(1) or m.end(1) <= s for s, e in taken)
+            if len(heads) == 1 and free and heads[0].name not in named:
+                found.append(Term(heads[0].name, "column", m.start(1), m.end(1), 2.0))
+        measures = [t for t in [*terms, *found] if self.schema.by_name[t.column].category == "measure"]
+        sold = find_words(self.text, lx.SOLD_WELL, bytearray(len(self.text)))
+        if sold and not measures:  # "哪天卖得最好": by the money taken or by the units sold
+            start, end, _word = sold[0]
+            columns = [v for v in [self._money(), *self._units()] if v is not None]
+            if len(columns) == 1:
+                found.append(Term(columns[0].name, "column", start, end, 2.0))
+            elif columns:
+                self.sold_asked = ask_sold(self.question, start, end, [v.name for v in columns], self.lang)
+        money = self._money()
+        for m in _HOW_MUCH_MONEY.finditer(self.text):  # "一共卖了多少钱", "实际收了多少钱": the sales
+            if money is not None and money.name not in named:
+                found.append(Term(money.name, "column", m.start(), m.end(), 2.0))
         return found
+
+    def _units(self) -> list[ColumnView]:
+        """Measures of units sold: a quantity column, or one counted in a unit (杯数, 件数)."""
+        return [v for v in self.schema.of("measure") if _QUANTITY_NAME.search(v.name) or _UNIT_COUNT.search(v.name)]
+
+    def _money(self) -> ColumnView | None:
+        """The measure "how much money" asks for: the data's one sales column, else its one amount column."""
+        amount = {fold(f) for f in lx.CONCEPTS["amount"]}
+        for forms in ([fold(f) for f in lx.CONCEPTS["revenue"] if fold(f) not in amount], sorted(amount)):
+            found = [v for v in self.schema.of("measure") if any(f in fold(v.name) for f in forms)]
+            if len(found) == 1:
+                return found[0]
+        return None
 
     def _pieces(self) -> list[Threshold]:
         """ "一次买3件的订单": a number of pieces is a condition on the quantity column (quantity = 3)."""
@@ -231,6 +275,8 @@ class Analyzer:
         if self.time_col.period:  # a text column of months or quarters: grouped by itself, at its own grain
             asked = self.grain == self.time_col.period or (not self.grain and (self.trend or named))
             return self.time_col.period if asked else None
+        if self.grain == "day" and self.cues.when:  # "最早的一条订单是哪天": the earliest date, not each day
+            return None
         if self.grain:
             return self.grain if self.time_col.category == "time" else "year"
         if period_change.compared(self) or to_date.span(self):  # one figure per period, not a series
@@ -282,11 +328,14 @@ class Analyzer:
             return self.fallback([], "greeting")
         if self.readings.asked is not None:  # ambiguous: asked back, nothing computed
             return self.clarify(self.readings.asked)
+        if self.sold_asked is not None:
+            return self.clarify(self.sold_asked)
         values = self.value_terms()
         grain = self.time_grain()
         if grain and self.time_col is not None:
             label = lx.GRAIN_LABELS[self.lang][grain]
-            name = label if label not in self.schema.by_name else f"{label}_{grain}"
+            taken = label in self.schema.by_name and label != self.time_col.name  # 日期 by day is 日期 itself
+            name = f"{label}_{grain}" if taken else label
             if self.time_col.category == "year" or self.time_col.period:
                 name = self.time_col.name
             plan.groups.append(Group(self.time_col.name, name, grain if self.time_col.category == "time" else None))

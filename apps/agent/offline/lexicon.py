@@ -235,7 +235,7 @@ MOM_WORDS = ("环比", "month over month", "month-over-month", "quarter over qua
 # "截至6月", "up to June": a total from the start of the year to the end of the period named.
 UNTIL_WORDS = ("截至", "截止到", "截止", "到目前为止", "为止", "year to date", "ytd", "up to", "through", "until")
 RATE_WORDS = ("比例", "比率", "率", "rate", "ratio")
-CHANGE_WORDS = (
+CHANGE_WORDS: tuple[str, ...] = (
     "环比",
     "同比",
     "增长率",
@@ -249,7 +249,11 @@ CHANGE_WORDS = (
     "change",
     "mom",
 ) + ("qoq", "yoy", "month over month", "month-over-month", "year over year", "year-over-year", "increase")
+CHANGE_WORDS += ("涨了", "上涨", "跌了", "下跌", "下降", "降了")
 DIFF_WORDS = ("差值", "差额", "变化量", "difference", "diff")
+# "哪天卖得最好", "best-selling": sold the most, by money or by units (asked when the data has both).
+SOLD_WELL: tuple[str, ...] = ("卖得最好", "卖得最多", "卖得好", "最畅销", "畅销", "销量最好")
+SOLD_WELL += ("best-selling", "best selling", "sold the most", "sells best", "sold best", "sold most")
 # "how many more A than B": A minus B, between two named groups (kinds/named_difference.py).
 MORE_WORDS: tuple[str, ...] = ("how many more", "how much more", "how many fewer", "how many less", "how much less")
 MORE_WORDS += ("多多少", "少多少", "差多少", "相差多少", "多了多少", "少了多少", "高多少", "低多少", "高出多少")
@@ -298,7 +302,10 @@ UNSUPPORTED_ANALYSES: dict[str, tuple[str, ...]] = {
 }
 
 GRAIN_WORDS: dict[str, tuple[str, ...]] = {
-    "day": ("每天", "每日", "按天", "按日", "逐日", "日度", "每一天", "daily", "per day", "by day", "each day"),
+    "day": (
+        ("每天", "每日", "按天", "按日", "逐日", "日度", "每一天", "daily", "per day", "by day", "each day")
+        + ("哪一天", "哪天", "哪一日", "which day", "what day")
+    ),
     "week": ("每周", "按周", "周度", "逐周", "每星期", "weekly", "per week", "by week", "each week", "wow"),
     "month": (
         ("每月", "按月", "月度", "各月", "每个月", "逐月", "月份", "分月", "monthly", "per month", "by month")

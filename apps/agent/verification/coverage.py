@@ -148,6 +148,9 @@ def _number_anchors(question: str, *, has_top_n: bool) -> list[Anchor]:
     return anchors
 
 
+_WHOLE_BEFORE = re.compile(r"(?:所有的?|全部的?|全体|整个|(?<![a-z])all(?: of)?(?: the)?)\s*$", re.IGNORECASE)
+
+
 def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
     words = vocab.column_words()
     columns = LabelFinder()
@@ -157,6 +160,8 @@ def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
     found = [w for w, _s, _e in spans]
     anchors: list[Anchor] = []
     for i, (word, start, _end) in enumerate(spans):
+        if _WHOLE_BEFORE.search(question[max(0, start - 12) : start]):
+            continue  # "所有门店一共", "across all stores": all of them together, nothing to apply
         # "damaged units" names one thing (the column damaged) with two column words: either applies it.
         if i and start - spans[i - 1][2] <= 1 and anchors:
             previous = anchors.pop()

@@ -22,6 +22,7 @@ from apps.agent.offline.kinds import (
     measure_ratio,
     named_difference,
     named_rate,
+    net_measure,
     period_change,
     share,
     subject_rate,
@@ -43,6 +44,7 @@ REGISTRY: tuple[Kind, ...] = (
     conditional_ratio.KIND,  # "share of orders that were returned", "华东的退货率"
     share.KIND,  # "各地区销售额占比": each group's share of the whole
     measure_ratio.KIND,  # "revenue per session", "A/B"
+    net_measure.KIND,  # "扣掉优惠之后实际收了多少钱": one measure less another
     time_edge.KIND,  # "最早的下单日期"
     distribution.KIND,  # "金额的分布"
     extreme_rows.KIND,  # "金额最高的5笔订单": whole rows, sorted
