@@ -204,6 +204,11 @@ PLAN_QUOTAS: dict[str, dict[str, int | None]] = {
 # A queued or running run whose process showed no sign of life for this long is failed (its process
 # stopped); a process refreshes the heartbeat of its runs several times within this period.
 RUN_STALE_SECONDS = env.float("RUN_STALE_SECONDS", default=120.0)
+# Ingestion runs in a child process: the widest table it loads, its time limit, and how long a pending or
+# ingesting version may show no sign of life from its process before it is failed (that process stopped).
+INGEST_MAX_COLUMNS = env.int("INGEST_MAX_COLUMNS", default=1000)
+INGEST_TIMEOUT_SECONDS = env.float("INGEST_TIMEOUT_SECONDS", default=900.0)
+INGEST_STALE_SECONDS = env.float("INGEST_STALE_SECONDS", default=120.0)
 QUERY_TIMEOUT_SECONDS = env.float("QUERY_TIMEOUT_SECONDS", default=20.0)
 QUERY_MAX_ROWS = 10_000  # rows a query may return (QuerySpec limit, SQL row cap)
 DUCKDB_MEMORY_LIMIT = env.str("DUCKDB_MEMORY_LIMIT", default="1GB")

@@ -6,6 +6,7 @@ constants; no user text is ever spliced into SQL unquoted.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +20,30 @@ from apps.datasets.dialects import fill
 from apps.datasets.errors import IngestRejected
 
 Progress = Callable[[float, str], None]
+DEFAULT_MAX_COLUMNS = 1000
+DEFAULT_MAX_LINE_BYTES = 2 * 1024**2  # DuckDB's own default longest line
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one ingest may load: data rows, columns, and the longest line of a text file in bytes."""
+
+    rows: int
+    columns: int = DEFAULT_MAX_COLUMNS
+    line_bytes: int = DEFAULT_MAX_LINE_BYTES
+
+
+def check_width(count: int, limits: Limits) -> None:
+    """Refuse a table wider than the limit before any of it is loaded."""
+    if count > limits.columns:
+        raise IngestRejected(
+            _(
+                "the table has %(count)s columns, more than the %(limit)s an upload may have; keep the columns you "
+                "need (or split the table into several files) and upload it again"
+            )
+            % {"count": f"{count:,}", "limit": f"{limits.columns:,}"},
+            code="too_many_columns",
+        )
 
 
 @dataclass
@@ -211,6 +236,34 @@ def _family(type_name: str) -> str:
     return "TIMESTAMP" if type_name.startswith("TIMESTAMP") and "TIME ZONE" not in type_name else type_name
 
 
+TESTS_PER_SCAN = 256  # DuckDB plans one huge SELECT in more than linear time: wide tables are scanned in batches
+_MARKER = "__c__"
+
+
+@functools.lru_cache(maxsize=128)
+def _template_sql(template: str) -> str:
+    """A constant template as DuckDB SQL with its column marker left in place (parsed once, not per column)."""
+    text = fill(template, "duckdb", c=exp.column(exp.to_identifier(_MARKER))).sql("duckdb")
+    if text.count(_MARKER) != template.count(_MARKER):
+        raise ValueError(f"template marker lost: {template}")
+    return text
+
+
+def _rule_sql(template: str, name: str) -> str:
+    """The template applied to one column; the name goes in as an identifier quoted by sqlglot."""
+    return _template_sql(template).replace(_MARKER, exp.to_identifier(name, quoted=True).sql("duckdb"))
+
+
+def _verdicts(con: duckdb.DuckDBPyConnection, tests: list[str], source: exp.Expr) -> list[Any]:
+    verdicts: list[Any] = []
+    origin = source.sql("duckdb")
+    for start in range(0, len(tests), TESTS_PER_SCAN):
+        batch = ", ".join(tests[start : start + TESTS_PER_SCAN])
+        # constant templates whose only variable part is an identifier quoted by sqlglot
+        verdicts += con.execute(f"SELECT {batch} FROM {origin}").fetchall()[0]  # noqa: S608
+    return verdicts
+
+
 def infer_types(
     con: duckdb.DuckDBPyConnection, *, sources: tuple[str, ...] = ("VARCHAR", "TIMESTAMP WITH TIME ZONE")
 ) -> dict[str, str]:
@@ -233,8 +286,8 @@ def infer_types(
     for source in (sample, _DATA):
         if not candidates:
             return {}
-        tests = [fill(rule[1], "duckdb", c=_column(name)) for name, _index, rule in candidates]
-        verdicts = _first_row(con, exp.select(*tests).from_(source.copy()))
+        tests = [_rule_sql(rule[1], name) for name, _index, rule in candidates]
+        verdicts = _verdicts(con, tests, source)
         candidates = [item for item, ok in zip(candidates, verdicts, strict=True) if ok]
     chosen: dict[str, tuple[str, str, str]] = {}
     for name, _index, rule in candidates:  # narrowest first

@@ -18,7 +18,15 @@ import fastexcel
 import pyarrow as pa
 from django.utils.translation import gettext as _
 
-from apps.datasets.columns import IngestReport, Progress, check_header, drop_blank_columns, infer_types
+from apps.datasets.columns import (
+    IngestReport,
+    Limits,
+    Progress,
+    check_header,
+    check_width,
+    drop_blank_columns,
+    infer_types,
+)
 from apps.datasets.errors import IngestRejected
 from apps.datasets.naming import quoted_list
 
@@ -179,12 +187,13 @@ def _raw_header(reader: fastexcel.ExcelReader, sheet: str, header_row: int) -> l
     return list(batch.to_pylist()[0].values()) if batch.num_rows else []
 
 
-def _typed(reader: fastexcel.ExcelReader, sheet: str, header_row: int, max_rows: int) -> pa.Table:
+def _typed(reader: fastexcel.ExcelReader, sheet: str, header_row: int, limits: Limits) -> pa.Table:
     """The fast path: cells with their own types; refused (by fastexcel) when a column mixes types."""
     loaded = reader.load_sheet(
-        sheet, header_row=header_row - 1, n_rows=max_rows + 1, schema_sample_rows=None, dtype_coercion="strict"
+        sheet, header_row=header_row - 1, n_rows=limits.rows + 1, schema_sample_rows=None, dtype_coercion="strict"
     )
     found = [None if c.column_name_from == "generated" else c.name for c in loaded.available_columns()]
+    check_width(len(found), limits)
     if not found:
         return pa.table({})
     seen: set[str] = set()
@@ -198,19 +207,20 @@ def _typed(reader: fastexcel.ExcelReader, sheet: str, header_row: int, max_rows:
     return pa.Table.from_batches([loaded.to_arrow()]).rename_columns(names)
 
 
-def _as_text(reader: fastexcel.ExcelReader, sheet: str, header_row: int, max_rows: int) -> pa.Table:
+def _as_text(reader: fastexcel.ExcelReader, sheet: str, header_row: int, limits: Limits) -> pa.Table:
     """The careful path for columns that mix types: every cell as text, typed afterwards in DuckDB."""
     batch = reader.load_sheet(
-        sheet, header_row=None, skip_rows=header_row - 1, n_rows=max_rows + 2, dtypes="string"
+        sheet, header_row=None, skip_rows=header_row - 1, n_rows=limits.rows + 2, dtypes="string"
     ).to_arrow()
     if batch.num_rows == 0:
         return pa.table({})
+    check_width(batch.num_columns, limits)
     names, _blanks = check_header(batch.slice(0, 1).to_pylist()[0].values(), header_row)
     return pa.Table.from_batches([batch.slice(1)]).rename_columns(names)
 
 
 def load_sheet(
-    con: duckdb.DuckDBPyConnection, src: Path, sheet: str, header_row: int, max_rows: int, progress: Progress
+    con: duckdb.DuckDBPyConnection, src: Path, sheet: str, header_row: int, limits: Limits, progress: Progress
 ) -> IngestReport:
     """Read one sheet into table `data`; the header row gives the column names."""
     reader = _open(src)
@@ -218,10 +228,10 @@ def load_sheet(
     report = IngestReport(reader="fastexcel")
     try:
         try:
-            table = _typed(reader, sheet, header_row, max_rows)
+            table = _typed(reader, sheet, header_row, limits)
         except fastexcel.UnsupportedColumnTypeCombinationError:
             report.reader = "fastexcel (text cells)"
-            table = _as_text(reader, sheet, header_row, max_rows)
+            table = _as_text(reader, sheet, header_row, limits)
     except fastexcel.FastExcelError as exc:
         raise _sheet_error(exc, sheet, reader.sheet_names) from exc
     if table.num_columns == 0:

@@ -8,6 +8,7 @@ the caller gets either a complete `data` table at `dest` or an `IngestRejected` 
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from dataclasses import dataclass
@@ -17,8 +18,10 @@ import duckdb
 from django.utils.translation import gettext as _
 
 from apps.datasets import excel, textfile
-from apps.datasets.columns import IngestReport, Progress
+from apps.datasets.columns import DEFAULT_MAX_COLUMNS, DEFAULT_MAX_LINE_BYTES, IngestReport, Limits, Progress
 from apps.datasets.errors import IngestRejected
+
+log = logging.getLogger(__name__)
 
 TEXT_EXTENSIONS = {".csv", ".txt", ".tsv"}
 EXCEL_EXTENSIONS = {".xlsx", ".xlsm", ".xls"}
@@ -85,9 +88,16 @@ def ingest_file(
     sheet: str | None,
     header_row: int,
     max_rows: int,
+    max_columns: int = DEFAULT_MAX_COLUMNS,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     progress: Progress | None = None,
 ) -> IngestReport:
-    """Load `src` into table `data` of a new DuckDB file at `dest` (written aside, then moved in)."""
+    """Load `src` into table `data` of a new DuckDB file at `dest` (written aside, then moved in).
+
+    `max_columns` refuses wider tables before any is loaded; `max_line_bytes` is the longest CSV line
+    (so the longest value) the reader accepts — the plan's upload size, so a file the plan accepts is read.
+    """
+    limits = Limits(rows=max_rows, columns=max_columns, line_bytes=max(max_line_bytes, DEFAULT_MAX_LINE_BYTES))
     report_progress = progress or (lambda fraction, stage: None)
     started = time.perf_counter()
     partial = dest.with_name(f".partial-{os.getpid()}-{dest.name}")
@@ -96,17 +106,24 @@ def ingest_file(
         con = duckdb.connect(str(partial), config={"threads": 2, "autoinstall_known_extensions": False})
         try:
             if fmt == "csv":
-                report = textfile.load_csv(con, src, partial.parent, header_row, report_progress)
+                report = textfile.load_csv(con, src, partial.parent, header_row, report_progress, limits)
             else:
-                report = excel.load_sheet(con, src, sheet or "", header_row, max_rows, report_progress)
+                report = excel.load_sheet(con, src, sheet or "", header_row, limits, report_progress)
             _check_loaded(con, report, max_rows)
             con.execute("CHECKPOINT")
         finally:
             con.close()
         os.replace(partial, dest)
-    except duckdb.Error as exc:
+    except duckdb.OutOfMemoryException:
+        raise
+    except duckdb.Error as exc:  # DuckDB's own text names paths and internals: logged, not shown
+        log.warning("ingest failed in DuckDB: %s", _first_line(exc))
         raise IngestRejected(
-            _("the file could not be loaded: %(detail)s") % {"detail": _first_line(exc)}, code="ingest_failed"
+            _(
+                "the file could not be loaded as a table; check that it is a plain table with one header row "
+                "(no merged cells or notes above the header) and upload it again"
+            ),
+            code="ingest_failed",
         ) from exc
     finally:
         _remove_database(partial)

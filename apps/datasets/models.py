@@ -81,6 +81,10 @@ class DatasetVersion(TenantOwnedModel):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     ready_at = models.DateTimeField(null=True, blank=True)
+    worker = models.CharField(max_length=120, blank=True, help_text="host:pid of the process ingesting it")
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="last sign of life of that process while ingesting; stale ones are failed"
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["dataset", "number"], name="uniq_version_number")]

@@ -112,20 +112,32 @@ def total_label(values: list[Any]) -> str | None:
     return next((v for v in values if isinstance(v, str) and v.strip().lower() in TOTAL_LABELS), None)
 
 
+COLUMNS_PER_SCAN = 32  # exact distinct counts of many columns at once take memory by the column: batches
+
+
+def _column_stats(path: Path, table: str, names: list[str]) -> list[Any]:
+    """count(*), then per column: non-null count, distinct count, min, max."""
+    stats: list[Any] = []
+    for start in range(0, max(len(names), 1), COLUMNS_PER_SCAN):
+        parts: list[exp.Expr] = [exp.Count(this=exp.Star())]
+        for name in names[start : start + COLUMNS_PER_SCAN]:
+            column = _col(name)
+            parts += [
+                exp.Count(this=column),
+                exp.Count(this=exp.Distinct(expressions=[column.copy()])),
+                exp.Min(this=column.copy()),
+                exp.Max(this=column.copy()),
+            ]
+        row = engine.execute(path, exp.select(*parts).from_(_table(table)).sql("duckdb"), row_cap=1).rows[0]
+        stats = stats or row[:1]
+        stats += row[1:]
+    return stats
+
+
 def profile_table(path: Path, table: str = "data") -> TableProfile:
     described = engine.execute(path, exp.Describe(this=_table(table)).sql("duckdb"), row_cap=10_000)
     names_types = [(row[0], row[1]) for row in described.rows]
-    parts: list[exp.Expr] = [exp.Count(this=exp.Star())]
-    for name, _type in names_types:
-        column = _col(name)
-        parts += [
-            exp.Count(this=column),
-            exp.Count(this=exp.Distinct(expressions=[column.copy()])),
-            exp.Min(this=column.copy()),
-            exp.Max(this=column.copy()),
-        ]
-    stats_sql = exp.select(*parts).from_(_table(table)).sql("duckdb")
-    stats = engine.execute(path, stats_sql, row_cap=1).rows[0]
+    stats = _column_stats(path, table, [name for name, _type in names_types])
     row_count = int(stats[0])
     columns = []
     for i, (name, type_name) in enumerate(names_types):

@@ -18,7 +18,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from sqlglot import exp
 
-from apps.datasets import engine, storage
+from apps.datasets import engine, recovery, storage
 from apps.datasets.compiler import compile_query
 from apps.datasets.errors import QueryInvalid
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload, VersionStatus
@@ -34,11 +34,13 @@ RESULT_CACHE_SECONDS = 3600
 
 
 def dataset_list(*, tenant: Tenant) -> QuerySet[Dataset]:
+    recovery.fail_stale_ingests(tenant=tenant)  # an ingest whose process stopped reads as failed, not forever busy
     return Dataset.objects.for_tenant(tenant).select_related("current_version").order_by("name")
 
 
 def dataset_get(*, tenant: Tenant, key: int | str) -> Dataset:
     """A dataset by id or exact name; another tenant's dataset is a 404 like a missing one."""
+    recovery.fail_stale_ingests(tenant=tenant)
     text = str(key).strip()
     if text.isdigit():
         return get_for_tenant_or_404(Dataset, tenant, pk=int(text))

@@ -27,13 +27,13 @@ from django.utils.translation import gettext as _
 from apps.audit.changes import Actor, change_record
 from apps.audit.models import ChangeAction
 from apps.audit.quotas import check_storage_allowed
-from apps.datasets import engine, storage
+from apps.datasets import engine, recovery, storage
 from apps.datasets.errors import IngestRejected
 from apps.datasets.excel import unknown_sheet
-from apps.datasets.ingest import detect_format, ingest_file, list_sheets
+from apps.datasets.ingest import detect_format, list_sheets
+from apps.datasets.ingest_worker import IngestDied, IngestJob, failed_message, run_isolated
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload, VersionStatus
 from apps.datasets.naming import closest
-from apps.datasets.profile import profile_table
 from apps.observability.metrics import INGEST_ROWS, INGEST_SECONDS, UPLOAD_BYTES
 from apps.tenants.errors import Conflict, InvalidInput
 from apps.tenants.models import Tenant
@@ -204,7 +204,7 @@ class _Progress:
             return
         self.last = now
         DatasetVersion.objects.for_tenant(self.version.tenant).filter(pk=self.version.pk).update(
-            progress=round(min(fraction, 1.0) * 0.9, 3), stage=stage
+            progress=round(min(fraction, 1.0) * 0.9, 3), stage=stage, heartbeat_at=timezone.now()
         )
 
 
@@ -228,36 +228,48 @@ def _ingest(*, version_id: int, tenant: Tenant) -> tuple[str, int | None]:
     upload = version.upload
     storage_name = f"v{version.pk}.duckdb"
     dest = storage.version_path(tenant, storage_name)
-    DatasetVersion.objects.for_tenant(tenant).filter(pk=version.pk).update(
-        status=VersionStatus.INGESTING, stage="reading"
+    rows = DatasetVersion.objects.for_tenant(tenant).filter(pk=version.pk)
+    rows.update(
+        status=VersionStatus.INGESTING, stage="reading", worker=recovery.worker_id(), heartbeat_at=timezone.now()
     )
+    limits = plan_limits(tenant)
+    job = IngestJob(
+        src=str(storage.upload_path(tenant, upload.content_hash, upload.file_format)),
+        dest=str(dest),
+        fmt=upload.file_format,
+        sheet=version.sheet or None,
+        header_row=version.header_row,
+        max_rows=limits["max_rows"],
+        max_columns=settings.INGEST_MAX_COLUMNS,
+        max_line_bytes=limits["max_upload_bytes"],
+        timeout_s=settings.INGEST_TIMEOUT_SECONDS,
+        language=translation.get_language() or settings.LANGUAGE_CODE,
+    )
+    recovery.track(version.pk)
     try:
-        report = ingest_file(
-            storage.upload_path(tenant, upload.content_hash, upload.file_format),
-            dest,
-            fmt=upload.file_format,
-            sheet=version.sheet or None,
-            header_row=version.header_row,
-            max_rows=plan_limits(tenant)["max_rows"],
-            progress=_Progress(version),
+        result = run_isolated(
+            job, progress=_Progress(version), heartbeat=lambda: rows.update(heartbeat_at=timezone.now())
         )
-        profile = profile_table(dest)
     except IngestRejected as exc:
         _fail(version, exc.code, exc.message, dest)
         return "rejected", None
-    except Exception as exc:  # a bug or an I/O failure: still leave nothing behind and say so
-        log.exception("ingest of version %s failed", version.pk)
-        message = _("the file could not be ingested (%(error)s); try again") % {"error": type(exc).__name__}
-        _fail(version, "ingest_failed", message, dest)
+    except IngestDied as exc:
+        _fail(version, exc.code, exc.message, dest)
         return "failed", None
+    except Exception:  # a bug or an I/O failure here: still leave nothing behind and say so
+        log.exception("ingest of version %s failed", version.pk)
+        _fail(version, "ingest_failed", failed_message(), dest)
+        return "failed", None
+    finally:
+        recovery.untrack(version.pk)
     with transaction.atomic():
-        DatasetVersion.objects.for_tenant(tenant).filter(pk=version.pk).update(
+        rows.update(
             status=VersionStatus.READY,
             progress=1.0,
             stage="done",
-            row_count=profile.row_count,
-            profile=profile.model_dump(mode="json"),
-            ingest_report=_report_json(report),
+            row_count=result.profile["row_count"],
+            profile=result.profile,
+            ingest_report=result.report,
             storage_name=storage_name,
             ready_at=timezone.now(),
         )
@@ -266,15 +278,7 @@ def _ingest(*, version_id: int, tenant: Tenant) -> tuple[str, int | None]:
         if current is None or current.number < version.number:
             dataset.current_version_id = version.pk
             dataset.save(update_fields=["current_version", "updated_at"])
-    return "ready", profile.row_count
-
-
-def _report_json(report: Any) -> dict[str, Any]:
-    if hasattr(report, "model_dump"):
-        return report.model_dump(mode="json")
-    from dataclasses import asdict
-
-    return asdict(report)
+    return "ready", int(result.profile["row_count"])
 
 
 def _fail(version: DatasetVersion, code: str, message: str, dest: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import os
 import re
 import threading
 from pathlib import Path
@@ -18,7 +19,15 @@ from pathlib import Path
 import duckdb
 from django.utils.translation import gettext as _
 
-from apps.datasets.columns import IngestReport, Progress, check_header, drop_blank_columns, infer_types
+from apps.datasets.columns import (
+    IngestReport,
+    Limits,
+    Progress,
+    check_header,
+    check_width,
+    drop_blank_columns,
+    infer_types,
+)
 from apps.datasets.errors import IngestRejected
 
 DELIMITERS = (",", "\t", ";", "|")
@@ -134,15 +143,22 @@ def sniff_delimiter(lines: list[str]) -> str:
 
 
 def load_csv(
-    con: duckdb.DuckDBPyConnection, src: Path, workdir: Path, header_row: int, progress: Progress
+    con: duckdb.DuckDBPyConnection,
+    src: Path,
+    workdir: Path,
+    header_row: int,
+    progress: Progress,
+    limits: Limits | None = None,
 ) -> IngestReport:
     """Load a delimited text file into table `data` (rows are counted against the plan by the caller)."""
+    limits = limits or Limits(rows=0)
+    csv.field_size_limit(max(csv.field_size_limit(), limits.line_bytes))  # Python's default is 128 KB a value
     encoding = sniff_encoding(src)
     try:
-        delimiter, names, blanks = _load_as(con, src, workdir, header_row, progress, encoding)
+        delimiter, names, blanks = _load_as(con, src, workdir, header_row, progress, encoding, limits)
     except _NotUtf8:
         encoding = "gb18030"
-        delimiter, names, blanks = _load_as(con, src, workdir, header_row, progress, encoding)
+        delimiter, names, blanks = _load_as(con, src, workdir, header_row, progress, encoding, limits)
     drop_blank_columns(con, names, blanks, header_row)
     progress(0.85, "typing")
     report = IngestReport(reader="duckdb", encoding=encoding, delimiter=delimiter)
@@ -153,11 +169,17 @@ def load_csv(
 
 
 def _load_as(
-    con: duckdb.DuckDBPyConnection, src: Path, workdir: Path, header_row: int, progress: Progress, encoding: str
+    con: duckdb.DuckDBPyConnection,
+    src: Path,
+    workdir: Path,
+    header_row: int,
+    progress: Progress,
+    encoding: str,
+    limits: Limits,
 ) -> tuple[str, list[str], list[int]]:
     utf8 = src
     if encoding != "utf-8":
-        utf8 = workdir / f".transcoded-{threading.get_ident()}-{src.stem}.csv"
+        utf8 = workdir / f".transcoded-{os.getpid()}-{threading.get_ident()}-{src.stem}.csv"
         progress(0.05, "converting to UTF-8")
         transcode(src, utf8, encoding)
     try:
@@ -165,8 +187,9 @@ def _load_as(
         lines = _sample_lines(utf8, header_row)
         delimiter = sniff_delimiter(lines)
         header = next(csv.reader([lines[0]], delimiter=delimiter))
+        check_width(len(header), limits)
         names, blanks = check_header(header, header_row)
-        _read_into_table(con, utf8, delimiter, names, header_row, progress)
+        _read_into_table(con, utf8, delimiter, names, header_row, progress, limits.line_bytes)
     finally:
         if utf8 != src:
             utf8.unlink(missing_ok=True)
@@ -176,7 +199,7 @@ def _load_as(
 _LOAD = (
     "CREATE TABLE \"data\" AS SELECT * FROM read_csv($path, delim = $delim, quote = '\"', escape = '\"', "
     "header = true, skip = $skip, names = $names, strict_mode = true, null_padding = false, "
-    "sample_size = $sample)"
+    "sample_size = $sample, max_line_size = $max_line)"
 )  # no LIMIT: it would serialise the load; the plan's file size bounds the rows, counted afterwards
 
 
@@ -187,8 +210,9 @@ def _read_into_table(
     names: list[str],
     header_row: int,
     progress: Progress,
+    max_line_bytes: int,
 ) -> None:
-    params = {"path": str(path), "delim": delimiter, "skip": header_row - 1, "names": names}
+    params = {"path": str(path), "delim": delimiter, "skip": header_row - 1, "names": names, "max_line": max_line_bytes}
     for sample in (20_480, -1):  # a type guess from the first rows can be wrong; then read all rows to guess
         try:
             with _watch_progress(con, progress):
@@ -201,7 +225,7 @@ def _read_into_table(
             con.execute('DROP TABLE IF EXISTS "data"')
             if "Invalid unicode" in str(exc):
                 raise _NotUtf8 from exc
-            raise _explain(path, delimiter, len(names), header_row, exc) from exc
+            raise _explain(path, delimiter, len(names), header_row, exc, max_line_bytes) from exc
     raise IngestRejected(
         _("some values do not match the type of their column; check the file for mixed values"), code="ingest_failed"
     )
@@ -233,8 +257,44 @@ class _watch_progress:  # noqa: N801 - used as a context manager
         self.thread.join()
 
 
-def _explain(path: Path, delimiter: str, width: int, header_row: int, exc: duckdb.Error) -> IngestRejected:
+def _explain(
+    path: Path, delimiter: str, width: int, header_row: int, exc: duckdb.Error, max_line_bytes: int
+) -> IngestRejected:
     """Turn a DuckDB CSV error into a message that names the line and says what to do."""
+    try:
+        ragged = _ragged_line(path, delimiter, width, header_row)
+    except csv.Error:
+        ragged = None
+    if ragged is not None:
+        return ragged
+    if _LINE_TOO_LONG.search(str(exc)):
+        return IngestRejected(
+            _(
+                "a line of the file is longer than %(limit)s, the most one line may hold; check for a quote that "
+                "is never closed, or split very long values"
+            )
+            % {"limit": _size(max_line_bytes)},
+            code="line_too_long",
+        )
+    detail = re.sub(r"\s+", " ", str(exc).split("\n")[0])
+    detail = _PATH.sub("…", re.sub(r"^[A-Za-z ]+Error: ", "", detail))[:200]  # never a server path
+    return IngestRejected(
+        _("the CSV could not be read (%(detail)s); check that it is a plain CSV with one header row")
+        % {"detail": detail},
+        code="invalid_csv",
+    )
+
+
+_LINE_TOO_LONG = re.compile(r"maximum line size of [0-9]+ bytes exceeded", re.IGNORECASE)
+_PATH = re.compile(r"(?:[A-Za-z]:)?[/\\][^\s'\"]+")
+
+
+def _size(size: int) -> str:
+    return f"{size / 1024**2:.0f} MB" if size >= 1024**2 else f"{size / 1024:.0f} KB"
+
+
+def _ragged_line(path: Path, delimiter: str, width: int, header_row: int) -> IngestRejected | None:
+    """The first line with too many or too few values, as a message that names it."""
     shown = {"\t": _("tab"), ",": _("comma"), ";": _("semicolon"), "|": _("vertical bar")}[delimiter]
     with path.open("r", encoding="utf-8-sig", newline="") as handle:
         for _skipped in range(header_row - 1):
@@ -263,9 +323,4 @@ def _explain(path: Path, delimiter: str, width: int, header_row: int, exc: duckd
                     % counts,
                     code="ragged_rows",
                 )
-    detail = re.sub(r"\s+", " ", str(exc).split("\n")[0])[:200]
-    return IngestRejected(
-        _("the CSV could not be read (%(detail)s); check that it is a plain CSV with one header row")
-        % {"detail": detail},
-        code="invalid_csv",
-    )
+    return None
