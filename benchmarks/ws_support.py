@@ -57,7 +57,16 @@ def daphne(port: int, log_path: Path) -> Iterator[int]:
     """A daphne process on 127.0.0.1:port with this process's environment; yields its pid."""
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "baplatform.asgi:application"],
+            [
+                sys.executable,
+                "-m",
+                "baplatform.serve",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "baplatform.asgi:application",
+            ],
             cwd=ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -56,7 +56,16 @@ def daphne(env: dict[str, str], log_path: Path) -> Iterator[str]:
     port = free_port()
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "baplatform.asgi:application"],
+            [
+                sys.executable,
+                "-m",
+                "baplatform.serve",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "baplatform.asgi:application",
+            ],
             cwd=ROOT,
             env=env,
             stdout=log,  # a file, not a pipe: a pipe nobody reads would block a chatty server
@@ -94,7 +103,16 @@ def daphne_process(env: dict[str, str], log_path: Path) -> Iterator[tuple[str, s
     port = free_port()
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "baplatform.asgi:application"],
+            [
+                sys.executable,
+                "-m",
+                "baplatform.serve",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "baplatform.asgi:application",
+            ],
             cwd=ROOT,
             env=env,
             stdout=log,

@@ -19,6 +19,7 @@ from apps.datasets.results import ResultTable
 from apps.tenants.api_base import TenantAPIView
 from apps.tenants.errors import InvalidInput
 from apps.tenants.scopes import CONVERSATIONS_READ, CONVERSATIONS_WRITE
+from apps.tenants.throttling import ASK_THROTTLES, AskThrottled
 
 
 def conversation_out(conversation: Conversation) -> dict[str, Any]:
@@ -110,6 +111,10 @@ class MessageListView(TenantAPIView):
     """POST a question: with wait (default) the full response; with wait=false 202 and the run to poll."""
 
     scope_map = {"GET": CONVERSATIONS_READ, "POST": CONVERSATIONS_WRITE}
+    throttle_classes: ClassVar[list[Any]] = [*TenantAPIView.throttle_classes, *ASK_THROTTLES]
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        raise AskThrottled(wait)
 
     def get(self, request: Request, conversation_id: int) -> Response:
         conversation = selectors.conversation_get(tenant=self.tenant, conversation_id=conversation_id)

@@ -3,7 +3,10 @@
 Client -> server: {"type": "ask", "question": ...}, {"type": "resume", "trace_id": ..., "after": SEQ},
 {"type": "ping"}. Server -> client: conversation.ready, ask.accepted, the run's events (run.started,
 plan, tool.started, tool.finished, verify, run.finished | run.failed; each with trace_id and seq),
-error (with code and message; the socket stays open), pong.
+error (with code and message; the socket stays open, except after a message over WS_MAX_MESSAGE_BYTES:
+then it is closed with 4413, message too big), pong. Asks count against the same per-user and per-tenant
+limits as the REST ask (ASK_THROTTLE_RATE, ASK_TENANT_THROTTLE_RATE); one over them is answered with a
+rate_limited error and retry_after, and nothing is run.
 
 A socket gets each event of a run at most once, and never one its client said it holds (`after`).
 Live events of a run go out in seq order; the stored events a resume asks for are sent when it
@@ -36,15 +39,18 @@ from apps.observability import context as log_context
 from apps.tenants.context import TenantContext
 from apps.tenants.errors import PlatformError
 from apps.tenants.scopes import CONVERSATIONS_READ, CONVERSATIONS_WRITE
+from apps.tenants.throttling import ask_refusal, ask_wait_seconds
 
 log = logging.getLogger(__name__)
 
-MAX_FRAME_CHARS = 16_000
 # A run followed by a socket that has been quiet this long is read from the store: the channel layer
 # may drop a message (channels_redis does when a busy process's list is full, or a socket closes while
 # it reads for the others), and a lost final event would leave the client waiting for ever.
 CATCH_UP_SECONDS = 3.0
 CLOSE_UNAUTHENTICATED, CLOSE_FORBIDDEN, CLOSE_NOT_FOUND = 4401, 4403, 4404
+# "Message too big", like HTTP 413 (4401/4403/4404 follow HTTP too): servers may send only 1000 or 3000-4999
+# from an application (autobahn under daphne enforces it); daphne itself closes with 1009 over its own cap.
+CLOSE_MESSAGE_TOO_BIG = 4413
 FINAL_EVENTS = ("run.finished", "run.failed")
 
 
@@ -58,6 +64,12 @@ def _language(scope: dict[str, Any]) -> str:
         return translation.get_supported_language_variant(wanted.strip().lower()) if wanted else settings.LANGUAGE_CODE
     except LookupError:
         return settings.LANGUAGE_CODE
+
+
+def too_big(text: str) -> bool:
+    """Over WS_MAX_MESSAGE_BYTES as UTF-8 (the characters are counted first: most frames are far below)."""
+    limit = settings.WS_MAX_MESSAGE_BYTES
+    return len(text) > limit or (len(text) * 4 > limit and len(text.encode("utf-8", "surrogatepass")) > limit)
 
 
 class ConversationConsumer(AsyncJsonWebsocketConsumer):
@@ -129,8 +141,11 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         with translation.override(self.lang), log_context.bind(**fields):
             if text_data is None:
                 return await self.error("malformed_frame", _("Send JSON text frames."))
-            if len(text_data) > MAX_FRAME_CHARS:
-                return await self.error("frame_too_large", _("The message is too large; keep questions short."))
+            if too_big(text_data):
+                # Answered, then closed: a client sending such frames is not speaking this protocol.
+                limit = settings.WS_MAX_MESSAGE_BYTES
+                message = _("The message is too large (at most %(limit)d bytes); keep questions short.")
+                return await self.refuse("frame_too_large", message % {"limit": limit}, CLOSE_MESSAGE_TOO_BIG)
             try:
                 content = json.loads(text_data)
             except ValueError:
@@ -157,6 +172,10 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         question = content.get("question")
         if not isinstance(question, str):
             return await self.error("invalid", _("Send the question as text."))
+        wait = await database_sync_to_async(ask_wait_seconds)(ctx)
+        if wait is not None:
+            message = {"type": "error", "code": "rate_limited", "message": ask_refusal(wait), "retry_after": wait}
+            return await self.send_json(message)
         try:
             run = await database_sync_to_async(self._ask)(question)
         except PlatformError as exc:

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from apps.conversations import services
 from apps.datasets import selectors as dataset_selectors
@@ -198,3 +199,26 @@ async def test_events_of_a_run_on_one_process_reach_a_socket_on_another(two_serv
         await socket.close()
     assert assert_one_whole_run(resumed, trace_id)["status"] == "answered"
     assert resumed == watched == await stored_events(asking_server, demo, trace_id)
+
+
+@pytest.mark.parametrize(
+    ("size", "close_code", "who"),
+    [
+        (200 * 1024, 4413, "the application (over WS_MAX_MESSAGE_BYTES)"),
+        (8 * 1024 * 1024, 1009, "the server (over daphne's cap, answered by baplatform.serve)"),
+    ],
+)
+async def test_an_oversized_message_is_answered_then_closed(server, demo, size, close_code, who):
+    ws = await connect(
+        f"ws://{server}/ws/conversations/{demo.conversation_id}/",
+        additional_headers={"Authorization": f"Bearer {demo.token}", "Accept-Language": "en"},
+        open_timeout=WAIT_SECONDS,
+        max_size=None,
+    )
+    assert (await receive(ws))["type"] == "conversation.ready"
+    await ws.send(json.dumps({"type": "ask", "question": "x" * size}))
+    refused = await receive(ws)
+    assert refused["code"] == "frame_too_large" and "too large" in refused["message"], who
+    with pytest.raises(ConnectionClosed):
+        await asyncio.wait_for(ws.recv(), WAIT_SECONDS)
+    assert ws.close_code == close_code, f"{who}: closed with {ws.close_code}"

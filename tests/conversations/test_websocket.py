@@ -126,7 +126,6 @@ async def test_bad_frames_get_an_error_and_the_socket_stays_usable(tenant_a, con
         ('{"type": "shout"}', "unknown_type"),
         ('{"type": "ask", "question": 42}', "invalid"),
         ('{"type": "ask", "question": "' + "长" * 2100 + '"}', "question_too_long"),
-        ("x" * 20_000, "frame_too_large"),
         ('{"type": "resume", "trace_id": "nope", "after": 0}', "not_found"),
     ]:
         await ws.send_to(text_data=frame)
@@ -135,6 +134,65 @@ async def test_bad_frames_get_an_error_and_the_socket_stays_usable(tenant_a, con
     assert await ws.receive_json_from() == {"type": "pong"}
     assert not await database_sync_to_async(Run.objects.for_tenant(tenant_a).exists)()
     await ws.disconnect()
+
+
+async def test_a_message_over_the_size_limit_is_answered_then_closed_with_4413(tenant_a, conversation, settings):
+    settings.WS_MAX_MESSAGE_BYTES = 1000
+    ws = await open_socket(conversation.pk, await token_for(tenant_a), headers=[(b"accept-language", b"zh-hans")])
+    await ws.receive_json_from()
+    await ws.send_json_to({"type": "ask", "question": "长" * 400})  # 400 characters, 1200 bytes as UTF-8
+    refused = await ws.receive_json_from()
+    assert refused["code"] == "frame_too_large" and "1000" in refused["message"] and "消息过大" in refused["message"]
+    assert (await ws.receive_output())["code"] == 4413
+    assert not await database_sync_to_async(Run.objects.for_tenant(tenant_a).exists)()
+
+
+async def test_asks_over_the_per_user_limit_get_a_rate_limited_error(tenant_a, conversation, script, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"token": "600/min", "ask": "1/min", "ask_tenant": "100/min"},
+    }
+    await database_sync_to_async(script)(*good_turns())
+    ws = await open_socket(conversation.pk, await token_for(tenant_a), headers=[(b"accept-language", b"zh-hans")])
+    await ws.receive_json_from()
+    await ws.send_json_to({"type": "ask", "question": "各地区销售额？"})
+    assert (await ws.receive_json_from())["type"] == "ask.accepted"
+    await ws.send_json_to({"type": "ask", "question": "再问一个"})
+    seen = await until(ws, final=("error",))
+    refused = seen[-1]
+    assert refused["code"] == "rate_limited" and 0 < refused["retry_after"] <= 60
+    assert "提问过于频繁" in refused["message"], "in the user's language"
+    if "run.finished" not in [m["type"] for m in seen]:
+        await until(ws)
+    await ws.send_json_to({"type": "ping"})
+    assert (await until(ws, final=("pong",)))[-1] == {"type": "pong"}, "the socket stays open"
+    assert await database_sync_to_async(Run.objects.for_tenant(tenant_a).count)() == 1
+    other = await open_socket(conversation.pk, await token_for(tenant_a))
+    await other.receive_json_from()
+    await other.send_json_to({"type": "ask", "question": "另一个令牌"})
+    assert (await until(other, final=("ask.accepted", "error")))[-1]["type"] == "ask.accepted", "limits are per token"
+    await ws.disconnect()
+    await other.disconnect()
+
+
+async def test_asks_over_the_per_tenant_limit_are_refused_for_every_user(tenant_a, conversation, script, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"token": "600/min", "ask": "100/min", "ask_tenant": "1/min"},
+    }
+    await database_sync_to_async(script)(*good_turns())
+    first = await open_socket(conversation.pk, await token_for(tenant_a))
+    await first.receive_json_from()
+    await first.send_json_to({"type": "ask", "question": "各地区销售额？"})
+    assert (await first.receive_json_from())["type"] == "ask.accepted"
+    second = await open_socket(conversation.pk, await token_for(tenant_a))
+    await second.receive_json_from()
+    await second.send_json_to({"type": "ask", "question": "再问一个"})
+    refused = (await until(second, final=("error",)))[-1]
+    assert refused["code"] == "rate_limited" and "提问过于频繁" in refused["message"]
+    assert (await until(first))[-1]["type"] == "run.finished", "the run within the limit is answered"
+    await first.disconnect()
+    await second.disconnect()
 
 
 async def test_asking_while_a_run_is_in_progress_is_refused(tenant_a, conversation, script, gates):
