@@ -211,6 +211,8 @@ INGEST_TIMEOUT_SECONDS = env.float("INGEST_TIMEOUT_SECONDS", default=900.0)
 INGEST_STALE_SECONDS = env.float("INGEST_STALE_SECONDS", default=120.0)
 QUERY_TIMEOUT_SECONDS = env.float("QUERY_TIMEOUT_SECONDS", default=20.0)
 QUERY_MAX_ROWS = 10_000  # rows a query may return (QuerySpec limit, SQL row cap)
+# Bytes a query's result may hold (every source, QuerySpec and free SQL), checked while fetching.
+QUERY_MAX_RESULT_BYTES = env.int("QUERY_MAX_RESULT_BYTES", default=16 * 1024**2)
 DUCKDB_MEMORY_LIMIT = env.str("DUCKDB_MEMORY_LIMIT", default="1GB")
 DUCKDB_THREADS = env.int("DUCKDB_THREADS", default=2)
 # Fernet keys for SQL source credentials, newest first (rotate by prepending); SECRET_KEY-derived if unset.

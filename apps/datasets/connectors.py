@@ -36,7 +36,7 @@ from sqlglot import exp
 from apps.datasets import crypto
 from apps.datasets.errors import QueryInvalid, QueryTimeout, SourceFailure
 from apps.datasets.models import SourceKind, SqlSource
-from apps.datasets.results import ResultTable, json_safe, json_safe_rows
+from apps.datasets.results import ResultTable, fetch_capped, json_safe, json_safe_rows
 
 DIALECTS = {SourceKind.POSTGRESQL: "postgres", SourceKind.MYSQL: "mysql", SourceKind.SQLITE: "sqlite"}
 ENGINE_NAMES = {SourceKind.POSTGRESQL: "PostgreSQL", SourceKind.MYSQL: "MySQL/MariaDB", SourceKind.SQLITE: "SQLite"}
@@ -265,9 +265,12 @@ class PostgresSession(Session):
         try:
             with self.conn.cursor() as cur:
                 cur.execute("SET TRANSACTION READ ONLY")
+            # A server-side cursor: rows come in batches as they are fetched, so the byte cap stops a huge
+            # result before it reaches this process (a client cursor would receive all of it first).
+            with psycopg.RawServerCursor(self.conn, "ba_result") as cur:
                 cur.execute(rendered.sql, rendered.args)
                 description = cur.description or []
-                rows = cur.fetchmany(row_cap + 1) if cur.description else []
+                rows = fetch_capped(cur.fetchmany, row_cap) if description else []
         finally:
             if not self.conn.closed:
                 self.conn.rollback()
@@ -353,9 +356,22 @@ class MySQLSession(Session):
         try:
             with self.conn.cursor() as cur:
                 cur.execute("START TRANSACTION READ ONLY")
+            # Unbuffered: rows are read from the server as they are fetched, so the byte cap stops a huge
+            # result early; past it the connection is dropped rather than the rest read and thrown away.
+            cur = self.conn.cursor(pymysql.cursors.SSCursor)
+            try:
                 cur.execute(rendered.sql, rendered.args)
                 description = cur.description or []
-                rows = list(cur.fetchmany(row_cap + 1)) if cur.description else []
+                rows = list(fetch_capped(cur.fetchmany, row_cap)) if description else []
+            except QueryInvalid:
+                result = getattr(cur, "_result", None)
+                if result is not None:  # the rest of the result goes with the connection, unread
+                    result.unbuffered_active = False
+                self.conn.close()
+                raise
+            finally:
+                if self.conn.open:
+                    cur.close()
         finally:
             if self.conn.open:
                 self.conn.rollback()

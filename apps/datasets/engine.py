@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from apps.datasets.errors import QueryTimeout, SourceFailure
-from apps.datasets.results import ResultTable, json_safe, json_safe_rows
+from apps.datasets.results import ResultTable, fetch_capped, json_safe, json_safe_rows
 
 _MAX_OPEN = 64
 _lock = threading.Lock()
@@ -89,7 +89,7 @@ def execute(
         cursor.execute(sql, params or {})
         columns = [d[0] for d in cursor.description or []]
         types = [str(d[1]) for d in cursor.description or []]
-        rows = cursor.fetchmany(row_cap + 1)
+        rows = fetch_capped(cursor.fetchmany, row_cap)
     except duckdb.InterruptException as exc:
         raise QueryTimeout(
             _("the query ran longer than %(seconds)s s and was stopped; narrow it with filters or a smaller limit")

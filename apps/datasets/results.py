@@ -1,4 +1,8 @@
-"""The result of every data-engine read: a small, JSON-safe table the agent, API and exports share."""
+"""The result of every data-engine read: a small, JSON-safe table the agent, API and exports share.
+
+Every engine fetches through `fetch_capped`, which stops at the row cap and refuses a result past the
+byte cap while fetching, so a query of a few huge values (`repeat('x', 10000000)`) never fills memory.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,17 @@ import datetime as dt
 import decimal
 import math
 import uuid
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from django.conf import settings
+from django.utils.translation import gettext as _
 from pydantic import BaseModel, ConfigDict, Field
+
+from apps.datasets.errors import QueryInvalid
+
+FETCH_BATCH_ROWS = 256
+_NUMBER_BYTES = 8
 
 
 class ResultTable(BaseModel):
@@ -55,3 +67,46 @@ def json_safe(value: Any) -> Any:
 
 def json_safe_rows(rows: list[tuple[Any, ...]] | list[list[Any]]) -> list[list[Any]]:
     return [[json_safe(v) for v in row] for row in rows]
+
+
+def cell_bytes(value: Any) -> int:
+    """About what a value weighs once fetched (text by its UTF-8 length, numbers and dates a few bytes)."""
+    if isinstance(value, str):
+        return len(value.encode("utf-8", "surrogatepass"))
+    if isinstance(value, bytes | bytearray | memoryview):
+        return len(value)
+    if value is None or isinstance(value, bool | int | float | decimal.Decimal | dt.date | dt.time | dt.timedelta):
+        return _NUMBER_BYTES
+    return len(str(value))
+
+
+def _human(size: int) -> str:
+    return f"{size / 1024**2:.0f} MB" if size >= 1024**2 else f"{size / 1024:.0f} KB"
+
+
+def result_too_large(byte_cap: int) -> QueryInvalid:
+    return QueryInvalid(
+        _(
+            "the result is larger than %(limit)s, the most one query may return; select fewer columns, add "
+            "filters, aggregate, or lower the limit"
+        )
+        % {"limit": _human(byte_cap)},
+        code="result_too_large",
+    )
+
+
+def fetch_capped(fetchmany: Callable[[int], Sequence[Any]], row_cap: int, byte_cap: int | None = None) -> list[Any]:
+    """At most row_cap + 1 rows (the extra one flags truncation), fetched in batches; past byte_cap, refused."""
+    cap = settings.QUERY_MAX_RESULT_BYTES if byte_cap is None else byte_cap
+    rows: list[Any] = []
+    size = 0
+    while len(rows) <= row_cap:
+        batch = fetchmany(min(FETCH_BATCH_ROWS, row_cap + 1 - len(rows)))
+        if not batch:
+            break
+        for row in batch:
+            size += sum(cell_bytes(v) for v in row)
+            if size > cap:
+                raise result_too_large(cap)
+        rows.extend(batch)
+    return rows

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from apps.datasets.connectors import Rendered, Session
 from apps.datasets.errors import SourceFailure
+from apps.datasets.results import fetch_capped
 from apps.datasets.sqlsafe import DENIED_FUNCTIONS
 from apps.tenants.errors import InvalidInput
 from apps.tenants.models import Tenant
@@ -145,7 +146,7 @@ class SQLiteSession(Session):
         cur = self.conn.execute(rendered.sql, args)
         try:
             description = cur.description or []
-            rows = cur.fetchmany(row_cap + 1) if cur.description else []
+            rows = fetch_capped(cur.fetchmany, row_cap) if cur.description else []
         finally:
             cur.close()
         first = rows[0] if rows else ()
