@@ -48,7 +48,7 @@ class AnsweringWebSocketFactory(WebSocketFactory):
 
 
 def main() -> None:
-    daphne_server.WebSocketFactory = AnsweringWebSocketFactory  # type: ignore[misc]  # the factory Server.run builds
+    daphne_server.WebSocketFactory = AnsweringWebSocketFactory  # the factory Server.run builds
     CommandLineInterface.entrypoint()
 
 

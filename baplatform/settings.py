@@ -156,6 +156,11 @@ SQLITE_SOURCES_ROOT = Path(env.str("SQLITE_SOURCES_ROOT", default=str(DATA_DIR /
 # each one makes the platform connect to a host the tenant names, so they are counted.
 SOURCE_CONNECTION_TESTS_PER_MINUTE = env.int("SOURCE_CONNECTION_TESTS_PER_MINUTE", default=10)
 
+# The largest WebSocket message a conversation socket reads (UTF-8 bytes): a bigger one is answered with a
+# frame_too_large error and the socket closed (4413). Below daphne's own cap (1 MiB, --websocket-max-message-size),
+# so the application answers first; baplatform.serve makes daphne answer the bigger ones too.
+WS_MAX_MESSAGE_BYTES = env.int("WS_MAX_MESSAGE_BYTES", default=64 * 1024)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "apps.tenants.authentication.BearerTokenAuthentication",
@@ -163,7 +168,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["apps.tenants.permissions.HasTenantScope"],
     "DEFAULT_THROTTLE_CLASSES": ["apps.tenants.throttling.PerTokenRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"token": env.str("API_THROTTLE_RATE", default="600/min")},
+    "DEFAULT_THROTTLE_RATES": {
+        "token": env.str("API_THROTTLE_RATE", default="600/min"),
+        # Questions (each starts a run), over REST and WebSocket alike: per user or token, and per tenant.
+        "ask": env.str("ASK_THROTTLE_RATE", default="20/min"),
+        "ask_tenant": env.str("ASK_TENANT_THROTTLE_RATE", default="120/min"),
+    },
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "baplatform.api_errors.api_exception_handler",
