@@ -148,6 +148,16 @@ class UploadView(_DatasetsBase):
         return Response(upload_out(self.receive(request, {"file": file})), status=status.HTTP_201_CREATED)
 
 
+class UploadDetailView(TenantAPIView):
+    """Delete a staged upload and its file; refused (409) while a dataset's version was made from it."""
+
+    scope_map = {"DELETE": DATASETS_WRITE}
+
+    def delete(self, request: Request, file_id: int) -> Response:
+        services.upload_delete(tenant=self.tenant, upload=selectors.upload_get(tenant=self.tenant, file_id=file_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class DatasetListView(_DatasetsBase):
     scope_map = {"GET": DATASETS_READ, "POST": DATASETS_WRITE}
 
@@ -166,6 +176,7 @@ class DatasetListView(_DatasetsBase):
             sheet=values.get("sheet"),
             header_row=values["header_row"],
             created_by=services.user_or_none(self.tenant_ctx.user),
+            discard_upload="file" in values,  # a file sent with this request goes if it is refused
         )
         return self.created(version)
 
@@ -196,6 +207,7 @@ class DatasetVersionsView(_DatasetsBase):
             header_row=values["header_row"],
             created_by=services.user_or_none(self.tenant_ctx.user),
             dataset=dataset,
+            discard_upload="file" in values,
         )
         return self.created(version)
 

@@ -4,6 +4,7 @@ from apps.datasets import api
 
 urlpatterns = [
     path("uploads/", api.UploadView.as_view(), name="api-uploads"),
+    path("uploads/<int:file_id>/", api.UploadDetailView.as_view(), name="api-upload-detail"),
     path("datasets/", api.DatasetListView.as_view(), name="api-datasets"),
     path("datasets/<int:dataset_id>/", api.DatasetDetailView.as_view(), name="api-dataset-detail"),
     path("datasets/<int:dataset_id>/versions/", api.DatasetVersionsView.as_view(), name="api-dataset-versions"),

@@ -44,6 +44,7 @@ DEFAULT_PORTS = {SourceKind.POSTGRESQL: 5432, SourceKind.MYSQL: 3306}
 # Reaching the server and finishing its handshake: short, so a probe of a silent port does not hold a worker.
 CONNECT_TIMEOUT_SECONDS = 3
 log = logging.getLogger(__name__)
+_QUERY_START = re.compile(r"\s*\(*\s*(SELECT|WITH|VALUES|TABLE)\b", re.IGNORECASE)
 _MARK = re.compile(r"\x00([A-Za-z_][A-Za-z0-9_]*)\x00")
 _MYSQL_TYPES = {value: name for name, value in vars(FIELD_TYPE).items() if name.isupper()}
 
@@ -265,9 +266,12 @@ class PostgresSession(Session):
         try:
             with self.conn.cursor() as cur:
                 cur.execute("SET TRANSACTION READ ONLY")
-            # A server-side cursor: rows come in batches as they are fetched, so the byte cap stops a huge
-            # result before it reaches this process (a client cursor would receive all of it first).
-            with psycopg.RawServerCursor(self.conn, "ba_result") as cur:
+            # A query runs in a server-side cursor: rows come in batches as they are fetched, so the byte cap
+            # stops a huge result before it reaches this process (a client cursor receives all of it first).
+            # Anything else (only ever reached when the checker is bypassed) runs plainly, for the database's
+            # own read-only refusal.
+            query = _QUERY_START.match(rendered.sql) is not None
+            with psycopg.RawServerCursor(self.conn, "ba_result") if query else self.conn.cursor() as cur:
                 cur.execute(rendered.sql, rendered.args)
                 description = cur.description or []
                 rows = fetch_capped(cur.fetchmany, row_cap) if description else []

@@ -33,7 +33,7 @@ from apps.datasets.excel import unknown_sheet
 from apps.datasets.ingest import detect_format, list_sheets
 from apps.datasets.ingest_worker import IngestDied, IngestJob, failed_message, run_isolated
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload, VersionStatus
-from apps.datasets.naming import closest
+from apps.datasets.naming import closest, quoted_list
 from apps.observability.metrics import INGEST_ROWS, INGEST_SECONDS, UPLOAD_BYTES
 from apps.tenants.errors import Conflict, InvalidInput
 from apps.tenants.models import Tenant
@@ -119,6 +119,16 @@ def _check_sheet(upload: Upload, sheet: str | None) -> str:
     return sheet
 
 
+def _replace_failed(tenant: Tenant, name: str, upload: Upload) -> None:
+    """A dataset left by a failed background ingest (every version failed) gives way to a new one of its name."""
+    failed = Dataset.objects.for_tenant(tenant).filter(name=name).first()
+    if failed is None:
+        return
+    versions = DatasetVersion.objects.for_tenant(tenant).filter(dataset=failed)
+    if versions.exists() and not versions.exclude(status=VersionStatus.FAILED).exists():
+        dataset_delete(tenant=tenant, dataset=failed, keep_upload=upload)
+
+
 def dataset_create(
     *,
     tenant: Tenant,
@@ -129,11 +139,14 @@ def dataset_create(
     created_by: Any = None,
     dataset: Dataset | None = None,
     wait: bool = False,
+    discard_upload: bool = False,
 ) -> DatasetVersion:
     """A new dataset (or a new version of `dataset`) from an upload.
 
     Small files (or any file with `wait=True`) are ingested now, and a failure is raised with nothing
-    left behind; larger ones are ingested in the background, with progress on the version.
+    left behind (with `discard_upload`, for a file sent with the request, not the upload either);
+    larger ones are ingested in the background, with progress on the version. A dataset of the same
+    name whose every version failed is replaced: its failure was shown, and it holds nothing.
     """
     sheet = _check_sheet(upload, sheet)
     if not 1 <= header_row <= 1000:
@@ -142,6 +155,7 @@ def dataset_create(
     with transaction.atomic():
         if dataset is None:
             name = (name or _default_name(upload, sheet)).strip()[:200]
+            _replace_failed(tenant, name, upload)
             if Dataset.objects.for_tenant(tenant).filter(name=name).exists():
                 raise Conflict(
                     _("a dataset named '%(name)s' already exists; choose another name or upload a new version of it")
@@ -168,9 +182,11 @@ def dataset_create(
         version.refresh_from_db()
         if version.status == VersionStatus.FAILED:
             if new_dataset:  # nothing half-made remains: the caller gets the error instead
-                dataset_delete(tenant=tenant, dataset=version.dataset)
+                dataset_delete(tenant=tenant, dataset=version.dataset, keep_upload=None if discard_upload else upload)
             else:
                 version.delete()
+                if discard_upload:
+                    upload_delete_if_unused(tenant=tenant, upload=upload)
             raise IngestRejected(version.error_message, code=version.error_code)
     else:
         transaction.on_commit(lambda: _start_background_ingest(version.pk, tenant))
@@ -289,9 +305,10 @@ def _fail(version: DatasetVersion, code: str, message: str, dest: Path) -> None:
     )
 
 
-def dataset_delete(*, tenant: Tenant, dataset: Dataset) -> None:
-    """Delete a dataset, its versions and their data files (uploads stay for other datasets' versions)."""
-    versions = list(DatasetVersion.objects.for_tenant(tenant).filter(dataset=dataset))
+def dataset_delete(*, tenant: Tenant, dataset: Dataset, keep_upload: Upload | None = None) -> None:
+    """Delete a dataset, its versions, their data files, and the uploads no other dataset's version uses
+    (except `keep_upload`, about to be used again)."""
+    versions = list(DatasetVersion.objects.for_tenant(tenant).filter(dataset=dataset).select_related("upload"))
     with transaction.atomic():
         Dataset.objects.for_tenant(tenant).filter(pk=dataset.pk).update(current_version=None)
         dataset.delete()
@@ -300,6 +317,42 @@ def dataset_delete(*, tenant: Tenant, dataset: Dataset) -> None:
             path = storage.version_path(tenant, version.storage_name)
             engine.forget(path)
             path.unlink(missing_ok=True)
+    for upload in {version.upload_id: version.upload for version in versions}.values():
+        if keep_upload is None or upload.pk != keep_upload.pk:
+            upload_delete_if_unused(tenant=tenant, upload=upload)
+
+
+def upload_users(*, tenant: Tenant, upload: Upload) -> list[str]:
+    """Names of the datasets with a version made from the upload."""
+    return sorted(
+        set(DatasetVersion.objects.for_tenant(tenant).filter(upload=upload).values_list("dataset__name", flat=True))
+    )
+
+
+def upload_delete_if_unused(*, tenant: Tenant, upload: Upload) -> bool:
+    """Delete an upload (row and file) that no dataset version uses; whether it was deleted."""
+    with transaction.atomic():
+        if DatasetVersion.objects.for_tenant(tenant).filter(upload=upload).exists():
+            return False
+        deleted, _rows = Upload.objects.for_tenant(tenant).filter(pk=upload.pk).delete()
+    if deleted:
+        storage.upload_path(tenant, upload.content_hash, upload.file_format).unlink(missing_ok=True)
+    return bool(deleted)
+
+
+def upload_delete(*, tenant: Tenant, upload: Upload) -> None:
+    """Delete a staged upload; refused while a dataset's version was made from it (delete that dataset first)."""
+    if upload_delete_if_unused(tenant=tenant, upload=upload):
+        return
+    names = upload_users(tenant=tenant, upload=upload)
+    raise Conflict(
+        _(
+            "the file is used by dataset %(datasets)s; delete the dataset first (its file goes with it when no other "
+            "dataset uses it)"
+        )
+        % {"datasets": quoted_list(names)},
+        code="upload_in_use",
+    )
 
 
 def user_or_none(user: Any) -> AbstractBaseUser | None:
