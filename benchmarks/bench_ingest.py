@@ -4,12 +4,15 @@
   polars + fastexcel to a DataFrame (the fastest reader measured), with pandas + python-calamine
   and pandas + openpyxl for reference;
 - 1M-row CSV: ours (encoding check, sniffing, DuckDB read_csv, typing, checkpoint) against
-  DuckDB's own read_csv into a .duckdb file with CHECKPOINT; the same file in GBK for reference.
+  DuckDB's own read_csv into a .duckdb file with CHECKPOINT; the same file in GBK for reference;
+- a wide CSV (1,000 columns, the default INGEST_MAX_COLUMNS, by 1,000 rows), for reference: typing
+  is batched, so its time grows with the width, not faster.
 
 Each measurement runs in a fresh process, so peak memory is that case's alone.
 Targets (DESIGN.md section 8): within 1.5x of the raw reader for both.
 
-    .venv/bin/python -m benchmarks.bench_ingest [--xlsx-rows 100000] [--csv-rows 1000000] [--repeat 3]
+    .venv/bin/python -m benchmarks.bench_ingest [--xlsx-rows 100000] [--csv-rows 1000000] [--wide-columns 1000]
+        [--repeat 3]
 """
 
 from __future__ import annotations
@@ -26,6 +29,19 @@ from pathlib import Path
 from benchmarks.common import peak_rss_mb, report
 
 COLUMNS = ["订单编号", "地区", "产品", "日期", "金额", "数量", "退货", "备注"]
+
+
+def make_wide_csv(path: Path, columns: int, rows: int = 1000) -> None:
+    """Numbers, text and dates side by side, `columns` wide."""
+    kinds = [
+        lambda r, c: str((r * c) % 997),
+        lambda r, c: f"项{(r + c) % 50}",
+        lambda r, c: f"2024-01-{r % 28 + 1:02d}",
+    ]
+    with path.open("w", encoding="utf-8") as out:
+        out.write(",".join(f"列{c}" for c in range(columns)) + "\n")
+        for r in range(rows):
+            out.write(",".join(kinds[c % 3](r, c) for c in range(columns)) + "\n")
 
 
 def make_csv(path: Path, rows: int, encoding: str = "utf-8") -> None:
@@ -136,6 +152,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--xlsx-rows", type=int, default=100_000)
     parser.add_argument("--csv-rows", type=int, default=1_000_000)
+    parser.add_argument("--wide-columns", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-openpyxl", action="store_true", help="openpyxl takes ~15 s per 100k rows")
     parser.add_argument("--case", nargs=3, metavar=("NAME", "SRC", "WORKDIR"), help=argparse.SUPPRESS)
@@ -150,11 +167,14 @@ def main() -> None:
         make_xlsx(xlsx, args.xlsx_rows)
         make_csv(csv, args.csv_rows)
         make_csv(gbk, args.csv_rows, encoding="gbk")
+        wide = work / "wide.csv"
+        make_wide_csv(wide, args.wide_columns)
         plan = [
             (f"XLSX {args.xlsx_rows:,}", xlsx, "ours", "raw-polars-fastexcel"),
             (f"XLSX {args.xlsx_rows:,}", xlsx, "raw-pandas-calamine", "raw-polars-fastexcel"),
             (f"CSV {args.csv_rows:,}", csv, "ours", "raw-duckdb-csv"),
             (f"CSV {args.csv_rows:,} GBK", gbk, "ours", "raw-duckdb-csv"),
+            (f"CSV {args.wide_columns:,} columns", wide, "ours", "raw-duckdb-csv"),
         ]
         if not args.skip_openpyxl:
             plan.insert(2, (f"XLSX {args.xlsx_rows:,}", xlsx, "raw-pandas-openpyxl", "raw-polars-fastexcel"))

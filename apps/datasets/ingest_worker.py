@@ -5,6 +5,9 @@ ingest_server, so starting one is cheap) loads the file and profiles it; it touc
 gets everything it needs in the job. The parent relays its progress, keeps the version's heartbeat,
 and stops it at the time limit. A child that dies (a segfault inside a reader, killed for memory) or
 runs out of time is reported as an `IngestDied`, and the partial files it left are removed.
+
+As with any multiprocessing child, the process's main script is imported in the child (as `__mp_main__`):
+entry points keep their work under `if __name__ == "__main__":` (manage.py, daphne and baplatform.serve do).
 """
 
 from __future__ import annotations
