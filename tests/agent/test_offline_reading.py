@@ -203,3 +203,43 @@ def test_a_rise_between_two_quarters_of_two_digit_years_is_their_change():
     now, before = spec["aggregations"]
     assert now["where"][0]["value"] == "2025-Q3" and before["where"][0]["value"] == "2024-Q3"
     assert "filters" not in spec
+
+
+FILMS = TableProfile(
+    row_count=20,
+    columns=[
+        col("Year", "integer", "time", 15, lo=1988, hi=2010),
+        col("Film Title", "text", "id", 20, values=[f"Film {c}" for c in "ABCDEFGHIJKLMNOPQRST"]),
+        col(
+            "Genre", "text", "dimension", 5, values=["Love story", "A village love story", "Thriller", "Drama", "Crime"]
+        ),
+    ],
+)
+CHESS = TableProfile(
+    row_count=60,
+    columns=[
+        col("Country", "text", "id", 60, values=["Bulgaria", "Albania", "Argentina"] + [f"C{i}" for i in range(57)]),
+        col("GM", "integer", "measure", 30, lo=0, hi=90),
+        col("FIDE", "integer", "measure", 50, lo=1, hi=2000),
+    ],
+)
+
+
+def test_a_phrase_that_names_a_few_values_in_other_words_is_asked_about_with_those_values():
+    plan = analyze("what is the total number of films that are love stories?", FILMS)
+    assert plan.clarification is not None
+    assert plan.clarification.choices == [
+        "what is the total number of films that are Love story?",
+        "what is the total number of films that are A village love story?",
+    ]
+
+
+def test_counting_the_rows_of_a_single_named_row_is_asked_about():
+    plan = analyze("how many grandmasters does bulgaria have listed?", CHESS)
+    assert plan.clarification is not None
+    assert plan.clarification.choices == ["What is the GM of Bulgaria?", "What is the FIDE of Bulgaria?"]
+
+
+def test_the_same_as_another_row_is_refused_as_a_comparison_of_rows():
+    plan = analyze("how many countries have the same number of grandmasters as bulgaria?", CHESS)
+    assert plan.reason == "unsupported" and plan.unsupported == "row_compare"

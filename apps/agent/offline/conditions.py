@@ -19,7 +19,7 @@ from apps.agent.clarification import Clarification
 from apps.agent.offline.ambiguity import value_of_column
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.plan import Plan
-from apps.agent.offline.schema_terms import fold
+from apps.agent.offline.schema_terms import fold, singular
 from apps.agent.offline.wording import names, speaking
 from apps.datasets.resolve import plain, resolve_fields
 
@@ -30,7 +30,9 @@ MIN_VALUE_SCORE = 0.6  # resolve_fields: a value that contains the word, or that
 MIN_COLUMN_SCORE = 0.7  # resolve_fields: a glossary form or a name that contains the word
 MAX_CANDIDATES = 2
 MAX_COLUMNS_SAID = 8
+MAX_POINTED = 3  # values one phrase may point at and still be asked about
 _EN_BEFORE = re.compile(r"(?<![a-z])(?:in|for|from|among|with|where)\s+(?:the\s+|our\s+|all\s+)?$")
+_COUNTED = re.compile(r"(?:how many|number of|count of)\s+(?:the\s+|total\s+|different\s+)*$")
 _EN_HEAD = re.compile(r"\s+(?:who|that|which|whose|where)\b")
 _DANGLING = re.compile(r"(?:\s+(?:not|are|is|were|was|be|been|do|does|did))+\s*$", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
@@ -69,16 +71,45 @@ def condition_phrases(a: Analyzer) -> list[tuple[int, int]]:
 
 def _pointer_phrases(a: Analyzer) -> list[tuple[int, int]]:
     """English leftover phrases outside a condition's place ("how many medals did norway win"): asked about
-    when they name one or two values of the data as whole words (`_names_values`), else left alone."""
+    when they name a few values of the data as whole words (`pointed_values`), else left alone. What is
+    counted ("how many ships", "the number of appearances") names the rows, not a value."""
     if a.lang != "en":
         return []
     conditions = condition_phrases(a)
-    return [p for p in _phrases(a) if p not in conditions]
+    return [p for p in _phrases(a) if p not in conditions and not _COUNTED.search(a.text[: p[0]])]
 
 
-def _names_values(words: list[str], value: str) -> bool:
-    said = plain(value)
-    return any(re.search(rf"(?<![a-z0-9]){re.escape(plain(w))}(?![a-z0-9])", said) for w in words if len(w) >= 3)
+def _tokens(text: str) -> list[str]:
+    return [singular(t) for t in re.findall(r"[a-z0-9]+", plain(text))]
+
+
+def _names_value(words: list[str], value: str) -> bool:
+    """Whether the words stand in the value as whole words ("love stories" in "Love story", "cordoba" in
+    "Córdoba CF")."""
+    said = _tokens(value)
+    for word in words:
+        wanted = _tokens(word)
+        if not wanted or len(word) < 3:
+            continue
+        if any(said[i : i + len(wanted)] == wanted for i in range(len(said) - len(wanted) + 1)):
+            return True
+    return False
+
+
+def pointed_values(a: Analyzer, plan: Plan, words: list[str]) -> list[tuple[str, str]]:
+    """(column, value) pairs of the few values the words name, column by column: a word in many values of a
+    column ("tonnes" in every displacement) is a common part of them, not a pointer to one."""
+    filtered = _filtered(plan)
+    found: list[tuple[str, str]] = []
+    for view in a.schema.views:
+        if view.kind != "text" or view.category not in ("dimension", "id") or not view.values:
+            continue
+        for said in words:
+            hits = [str(v) for v in view.values if _names_value([said], str(v))]
+            if 1 <= len(hits) <= MAX_POINTED:
+                found += [(view.name, v) for v in hits if (view.name, v) not in filtered]
+                break
+    return list(dict.fromkeys(found))[:MAX_POINTED]
 
 
 def _used_columns(plan: Plan) -> set[str]:
@@ -167,16 +198,11 @@ def _ask_about_conditions(a: Analyzer, plan: Plan) -> Clarification | None:
     for start, end in _pointer_phrases(a):
         phrase = a.question[start:end]
         parts = [a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if start <= s and e <= end]
-        filtered = _filtered(plan)
-        found = [
-            (c, v)
-            for c, v in candidates(a, plan, phrase, parts)
-            if v is not None and _names_values([phrase, *parts], v) and (c, v) not in filtered
-        ]
-        if not found or _DIGIT.search(phrase):
+        pointers = pointed_values(a, plan, list(dict.fromkeys([phrase, *parts])))
+        if not pointers or _DIGIT.search(phrase):
             continue
-        pointed = [v for _c, v in found]
-        choices = [_choice(a, start, end, c, v, shared=pointed.count(v) > 1) for c, v in found]
+        pointed = [v for _c, v in pointers]
+        choices = [_choice(a, start, end, c, v, shared=pointed.count(v) > 1) for c, v in pointers]
         question = _("Please confirm: “%(phrase)s” is not a value in the data, but close to these. Which one?") % {
             "phrase": phrase
         }

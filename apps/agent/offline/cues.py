@@ -255,6 +255,7 @@ def _intents(text: str, taken: bytearray, cues: Cues) -> None:
     cues.summary = bool(find_words(text, lx.DISTRIBUTION_WORDS, taken))
 
 
+_SAME_AS = re.compile(r"(?<![a-z])the same(?: [a-z]+){0,6} as(?![a-z])")
 _AGAINST_ROW = re.compile(r"(?:(?<![a-z])(?:than|as|before|after)\s+(?:the\s+)?|(?<![对相])比\s*)$")
 
 
@@ -271,6 +272,9 @@ def _unsupported(
     for m in _ROW_POSITION.finditer(text):
         if _free(taken, m.start(), m.start() + 1) and not any(m.start() <= t.start < m.end() for t in dates):
             return "row_order", question[m.start() : m.end()]
+    same = _SAME_AS.search(text)  # "scored the same number of goals as what other player"
+    if same is not None and _free(taken, same.start(), same.start() + 1):
+        return "row_compare", question[same.start() : same.start() + len("the same")].strip()
     for t in values:  # "more pyramids than the Atlas squad", "比华东高": against one named row's value
         against = _AGAINST_ROW.search(text, 0, t.start)
         if any(v.column == t.column and v.value != t.value for v in values):

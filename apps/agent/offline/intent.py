@@ -19,7 +19,7 @@ from apps.agent.offline.kinds import period_change, to_date
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.metrics import MetricBuilder
 from apps.agent.offline.plan import Group, Lang, Metric, Plan
-from apps.agent.offline.rankings import ask_about_ranking
+from apps.agent.offline.rankings import ask_about_ranking, ask_about_single_row
 from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms, fold, schema_of
 from apps.agent.offline.timewords import default_grain, find_grain, find_time_filters, merge_years
 from apps.datasets.profile import TableProfile
@@ -368,6 +368,7 @@ class Analyzer:
             or ask_about_conditions(self, plan)
             or ask_about_left_out(self, plan)
             or ask_about_ranking(self, plan)
+            or ask_about_single_row(self, plan)
         )
         if asked is not None:
             return self.clarify(asked)

@@ -42,3 +42,32 @@ def ask_about_ranking(a: Analyzer, plan: Plan) -> Clarification | None:
             "Each %(group)s appears in about one row, so counting rows cannot rank them. Which column should rank them?"
         ) % {"group": group}
     return Clarification(question, choices) if choices else Clarification(question, [])
+
+
+def ask_about_single_row(a: Analyzer, plan: Plan) -> Clarification | None:
+    """ "how many grandmasters does bulgaria have listed" over a table with one row per country: counting the
+    rows of Bulgaria gives 1 whatever was asked; the number sought is in one of that row's columns."""
+    if plan.kind != "scalar" or not plan.metrics or any(m.func not in ("count", "nunique") for m in plan.metrics):
+        return None
+    rows = max(a.schema.row_count, 1)
+    single = [
+        f
+        for f in plan.filters
+        if f.op == "="
+        and isinstance(f.value, str)
+        and f.column in a.schema.by_name
+        and a.schema.by_name[f.column].distinct >= ONE_ROW_EACH * rows
+    ]
+    value = str(single[0].value) if single else ""
+    if not value or any(ch.isdigit() for ch in value):
+        return None
+    column = single[0].column
+    others = [v for v in a.schema.views if v.name != column and not any(ch.isdigit() for ch in v.name)]
+    measures = ([v for v in others if v.category == "measure"] or others)[:MAX_CHOICES]
+    with speaking(a.lang):
+        question = _(
+            "“%(value)s” is a single row, so counting its rows says nothing. Which of its columns holds the "
+            "number you mean?"
+        ) % {"value": value}
+        choices = [_("What is the %(column)s of %(value)s?") % {"column": m.name, "value": value} for m in measures]
+    return Clarification(question, choices)
