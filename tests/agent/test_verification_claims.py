@@ -296,6 +296,24 @@ def test_search_results_ground_cited_facts_only():
     assert "uncited_search" in codes(check("行业增速为 12.5%。", question="行业增速是多少？", calls=[search]))
 
 
+def test_a_page_read_with_web_reader_grounds_cited_facts_only():
+    page = ToolCallRecord(
+        step=2,
+        name="web_reader",
+        status="ok",
+        payload={
+            "url": "https://example.org/market",
+            "title": "Market outlook",
+            "content": "Growth was 7.25% in 2025.",
+        },
+    )
+    question = "What was the market growth in 2025?"
+    cited = check("According to Market outlook (https://example.org/market), growth was 7.25%.", question, [page])
+    assert cited.passed, cited.reasons
+    assert "uncited_search" in codes(check("Growth was 7.25% in 2025.", question=question, calls=[page]))
+    assert not check("According to Market outlook, growth was 9.5%.", question=question, calls=[page]).passed
+
+
 def test_plan_text_is_checked_before_it_is_shown():
     ok = check_plan_text(
         VerifyInput(question="2025 年各地区销售额", draft="先看字段，再按地区汇总 2025 年的销售额。", tool_calls=[])

@@ -19,6 +19,7 @@ from apps.agent.state import RunContext, RunState
 from apps.agent.tools import DataBinding, ToolOutcome
 from apps.agent.verification.check import EarlierTurn, ToolCallRecord, VerifyInput, verify
 from apps.agent.verification.hygiene import strip_think
+from apps.agent.verification.inputs import SEARCH_TOOLS
 from apps.agent.verification.verdict import Verdict
 from apps.agent.verification.vocabulary import Vocabulary
 from apps.audit.services import interception_record
@@ -40,7 +41,7 @@ def records(outcomes: list[ToolOutcome]) -> list[ToolCallRecord]:
             rows=o.rows,
             row_count=o.row_count,
             error=o.error,
-            payload=o.payload if o.name == "search_web" else None,
+            payload=o.payload if o.name in SEARCH_TOOLS else None,
         )
         for o in outcomes
     ]

@@ -120,5 +120,8 @@ def _quoted_periods(draft: str, texts: set[str]) -> list[tuple[int, set[str]]]:
 
 
 def _search_texts(payload: Any, keys: tuple[str, ...] = ("title", "url", "content")) -> list[str]:
+    """The texts of search_web's results, or of the one page web_reader read ({url, title, content})."""
+    if isinstance(payload, dict) and "results" not in payload and "url" in payload:
+        payload = {"results": [payload]}
     results = payload.get("results", []) if isinstance(payload, dict) else []
     return [str(r.get(k, "")) for r in results if isinstance(r, dict) for k in keys]

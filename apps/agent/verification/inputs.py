@@ -17,7 +17,7 @@ DEFAULT_REQUIRED_TOOLS: dict[str, dict[str, list[str]]] = {
 }
 # Results that ground numbers. Schema statistics (null ratios, distinct counts) describe columns, not answers.
 GROUNDING_TOOLS = ("run_query", "execute_sql_safe", "sample_rows", "list_tables")
-SEARCH_TOOLS = ("search_web",)
+SEARCH_TOOLS = ("search_web", "web_reader")  # web facts: cited by title or link, never data
 
 
 @dataclass(frozen=True)
