@@ -13,6 +13,7 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from apps.audit.models import AdminChange, AuditEvent, InterceptionLog, UsageKind, UsageRecord
+from apps.audit.questions import questions_from_registered
 from apps.audit.quotas import month_start, quotas_of, storage_used
 from apps.tenants.errors import InvalidInput
 from apps.tenants.models import Tenant
@@ -54,13 +55,10 @@ def audit_runs(*, tenant: Tenant) -> QuerySet[Any]:
 
 def run_questions(*, tenant: Tenant, trace_ids: list[str]) -> dict[str, str]:
     """The question each run answered, where it is known (a conversation's message, or the interception)."""
-    from apps.conversations.models import Run
-
     found = dict(
         InterceptionLog.objects.for_tenant(tenant).filter(trace_id__in=trace_ids).values_list("trace_id", "question")
     )
-    runs = Run.objects.for_tenant(tenant).filter(trace_id__in=trace_ids).values_list("trace_id", "message__question")
-    found.update(dict(runs))
+    found.update(questions_from_registered(tenant=tenant, trace_ids=trace_ids))
     return found
 
 

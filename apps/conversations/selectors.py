@@ -43,3 +43,9 @@ def active_run(*, conversation: Conversation) -> Run | None:
 def events_after(*, run: Run, after: int = 0) -> list[dict[str, Any]]:
     rows = RunEvent.objects.for_tenant(run.tenant).filter(run=run, seq__gt=after).order_by("seq")
     return [{"type": e.type, "trace_id": run.trace_id, "seq": e.seq, "data": e.data} for e in rows]
+
+
+def run_questions(*, tenant: Tenant, trace_ids: list[str]) -> dict[str, str]:
+    """{trace_id: question} for the tenant's runs among trace_ids (registered with audit at start-up)."""
+    runs = Run.objects.for_tenant(tenant).filter(trace_id__in=trace_ids).values_list("trace_id", "message__question")
+    return dict(runs)

@@ -34,7 +34,7 @@ from apps.datasets.ingest import detect_format, list_sheets
 from apps.datasets.ingest_worker import IngestDied, IngestJob, failed_message, run_isolated
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload, VersionStatus
 from apps.datasets.naming import closest, quoted_list
-from apps.observability.metrics import INGEST_ROWS, INGEST_SECONDS, UPLOAD_BYTES
+from apps.observability.counters import INGEST_ROWS, INGEST_SECONDS, UPLOAD_BYTES
 from apps.tenants.errors import Conflict, InvalidInput
 from apps.tenants.models import Tenant
 

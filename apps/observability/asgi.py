@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from apps.observability.metrics import WEBSOCKET_CONNECTIONS
+from apps.observability.counters import WEBSOCKET_CONNECTIONS
 
 
 class CountWebSockets:

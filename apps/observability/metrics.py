@@ -1,7 +1,7 @@
 """Prometheus metrics. Counters about runs, tools, interceptions and LLM usage are computed from the audit
 tables at scrape time, so every process reports the same numbers and they agree with the audit rows.
-Upload, ingest and WebSocket metrics are kept in-process (per process; pooled across processes when
-PROMETHEUS_MULTIPROC_DIR is set).
+Upload, ingest and WebSocket metrics are kept in-process by apps/observability/counters.py (per process; pooled
+across processes when PROMETHEUS_MULTIPROC_DIR is set); this module only reads them at scrape time.
 
 From the database (platform-wide, no tenant label):
   bap_runs_total{status}                        conversation runs by status (queued ... failed)
@@ -26,39 +26,14 @@ import os
 from collections.abc import Iterator
 
 from django.db.models import Count, Q, Sum
-from prometheus_client import CollectorRegistry, Gauge, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
-TOOL_LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+from apps.observability.counters import PROCESS_REGISTRY
 
-PROCESS_REGISTRY = CollectorRegistry()
-UPLOAD_BYTES = Histogram(
-    "bap_upload_bytes",
-    "Size of received uploads in bytes.",
-    buckets=(64 * 1024, 1024**2, 10 * 1024**2, 50 * 1024**2, 200 * 1024**2, 1024**3, 4 * 1024**3),
-    registry=PROCESS_REGISTRY,
-)
-INGEST_SECONDS = Histogram(
-    "bap_ingest_seconds",
-    "Duration of dataset ingests in seconds.",
-    ["outcome"],
-    buckets=(0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600),
-    registry=PROCESS_REGISTRY,
-)
-INGEST_ROWS = Histogram(
-    "bap_ingest_rows",
-    "Rows of successfully ingested dataset versions.",
-    buckets=(100, 1_000, 10_000, 100_000, 1_000_000, 5_000_000, 50_000_000),
-    registry=PROCESS_REGISTRY,
-)
-WEBSOCKET_CONNECTIONS = Gauge(
-    "bap_websocket_connections",
-    "WebSocket connections open now.",
-    registry=PROCESS_REGISTRY,
-    multiprocess_mode="livesum",
-)
+TOOL_LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 
 class AuditCollector(Collector):
