@@ -243,3 +243,19 @@ def test_counting_the_rows_of_a_single_named_row_is_asked_about():
 def test_the_same_as_another_row_is_refused_as_a_comparison_of_rows():
     plan = analyze("how many countries have the same number of grandmasters as bulgaria?", CHESS)
     assert plan.reason == "unsupported" and plan.unsupported == "row_compare"
+
+
+PLAYERS = TableProfile(
+    row_count=10,
+    columns=[
+        col("Rank", "integer", "measure", 10, lo=1, hi=10),
+        col("Name", "text", "dimension", 10, values=[f"Player {c}" for c in "ABCDEFGHIJ"]),
+        col("Points", "integer", "measure", 10, lo=10, hi=99),
+    ],
+)
+
+
+def test_on_a_column_of_places_the_best_is_number_one():
+    assert analyze("which player has the highest rank?", PLAYERS).spec()["sort"] == [{"by": "Rank", "desc": False}]
+    assert analyze("which player has the lowest rank?", PLAYERS).spec()["sort"] == [{"by": "Rank", "desc": True}]
+    assert analyze("which player has the most points?", PLAYERS).spec()["sort"][0]["desc"] is True

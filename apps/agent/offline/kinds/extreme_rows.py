@@ -1,16 +1,21 @@
 """Whole rows with the highest or lowest value of a measure: "金额最高的5笔订单", "the record with the lowest
 price", "金额最大的一笔订单是哪一单，买的是什么产品" (the row's labels come with it, so the answer names the row
-the value belongs to; the columns the question asks about come first)."""
+the value belongs to; the columns the question asks about come first). On a column of places (rank, 名次) the
+best is number 1: "ranked first", "the highest rank" sort it from the smallest."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.cues import find_words
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.plan import Shown
+from apps.agent.offline.schema_terms import fold
 from apps.datasets.queryspec import Sort
+
+_PLACE = re.compile(r"(?<![a-z])(?:rank|ranking|place|placing|position|pos)(?![a-z])|名次|排名")
 
 if TYPE_CHECKING:
     from apps.agent.offline.metrics import MetricBuilder
@@ -37,7 +42,8 @@ def build(b: MetricBuilder) -> None:
     others = [v.name for v in b.a.schema.of("id", "dimension", "time", "year") if v.name not in (measure, *asked)]
     plan.groups, plan.time_group = [], None  # rows, not groups: the asked columns are shown beside each row
     plan.row_columns = [*dict.fromkeys([*asked, *others])][:6] + [measure]
-    plan.sort = [Sort(by=measure, desc=not cues.ascending)]
+    best_is_lowest = _PLACE.search(fold(measure)) is not None  # "ranked first", "best place": number 1
+    plan.sort = [Sort(by=measure, desc=cues.ascending == best_is_lowest)]
     plan.limit = cues.top_n or (10 if cues.plural else 1)
     plan.shown = [Shown(measure)]
 
