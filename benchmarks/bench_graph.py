@@ -1,7 +1,7 @@
 """Graph overhead per step: a whole run with an instant scripted model, minus the time spent in tools.
 
 What remains is the graph itself: state updates, routing, message building, reference filling,
-verification and narration. Target (DESIGN.md section 8): under 20 ms per step.
+verification and narration. Target (docs/DESIGN.md section 8): under 20 ms per step.
 
     .venv/bin/python -m benchmarks.bench_graph [--runs 30]
 """

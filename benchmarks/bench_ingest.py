@@ -9,7 +9,7 @@
   is batched, so its time grows with the width, not faster.
 
 Each measurement runs in a fresh process, so peak memory is that case's alone.
-Targets (DESIGN.md section 8): within 1.5x of the raw reader for both.
+Targets (docs/DESIGN.md section 8): within 1.5x of the raw reader for both.
 
     .venv/bin/python -m benchmarks.bench_ingest [--xlsx-rows 100000] [--csv-rows 1000000] [--wide-columns 1000]
         [--repeat 3]

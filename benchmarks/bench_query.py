@@ -2,7 +2,7 @@
 
 Ours = QuerySpec validation from JSON + compile + execute on the shared read-only connection +
 JSON serialisation of the result. Raw = the same compiled SQL on an already open connection,
-fetchall(). Target (DESIGN.md section 8): ours within 1.3x of raw at 1M rows.
+fetchall(). Target (docs/DESIGN.md section 8): ours within 1.3x of raw at 1M rows.
 
     .venv/bin/python -m benchmarks.bench_query [--rows 100000 1000000] [--repeat 7]
 """

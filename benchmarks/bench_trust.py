@@ -3,7 +3,7 @@ twelve ways seen in practice) drive the real graph through the real OpenAI clien
 chat-completions server, over two spreadsheets and a SQLite source ingested through the services.
 
 Each scenario's truth (correct, wrong, no data) comes from values computed with pandas and sqlite3, never
-from the product. It measures rates and asserts nothing (targets: DESIGN.md section 8).
+from the product. It measures rates and asserts nothing (targets: docs/DESIGN.md section 8).
 
     .venv/bin/python -m benchmarks.bench_trust [--verbose] [--only honest_ref,swapped]
         [--set base|heldout|heldout2|heldout3|heldout4|all]

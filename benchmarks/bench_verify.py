@@ -1,4 +1,4 @@
-"""The verify node on a long draft over a 1,000-cell result (target: under 5 ms; DESIGN.md section 8).
+"""The verify node on a long draft over a 1,000-cell result (target: under 5 ms; docs/DESIGN.md section 8).
 
 The reference point is the cost of merely scanning the draft with one regex (a floor, not a rival).
 

@@ -5,7 +5,7 @@ a token); N clients connect, then all ask at once (questions vary), each on its 
 Measured per round: time from sending the question to `ask.accepted` and to `run.started`, and to the
 final event; runs per second; errors; events lost or repeated (every seq 1..last exactly once); the
 server's peak memory (VmHWM since it started; the larger of two). Lost and repeated events are
-counted against the run's last seq as the server stored it. Target (DESIGN.md section 8): first
+counted against the run's last seq as the server stored it. Target (docs/DESIGN.md section 8): first
 WebSocket event within 100 ms of the question.
 
 --resume: a second round per N in which each client drops its socket after run.started and resumes

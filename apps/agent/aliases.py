@@ -1,4 +1,4 @@
-"""Tool names from the requirement documents, as aliases of the canonical tools (DESIGN.md section 9).
+"""Tool names from the requirement documents, as aliases of the canonical tools (docs/DESIGN.md section 9).
 
 A model may call a documented name with the documented arguments — `inspect_file`, `analyze_dataframe`,
 `query`, `query_database`, `web_search` — and the canonical tool runs with the arguments translated;

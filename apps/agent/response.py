@@ -1,4 +1,4 @@
-"""The response of an ask (DESIGN.md section 5): what the API, the portal and the `ask` command show."""
+"""The response of an ask (docs/DESIGN.md section 5): what the API, the portal and the `ask` command show."""
 
 from __future__ import annotations
 

@@ -41,7 +41,7 @@ ACTIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
 
 
 class Message(TenantOwnedModel):
-    """One question and, once its run ends, the response (DESIGN.md section 5)."""
+    """One question and, once its run ends, the response (docs/DESIGN.md section 5)."""
 
     conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages")
     question = models.TextField()

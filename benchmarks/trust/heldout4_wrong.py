@@ -238,7 +238,7 @@ def database(f: Facts4) -> list[Scenario]:
 
 def derived(f: Facts4) -> list[Scenario]:
     """Numbers the analyst worked out in the answer (a sum of rows, a difference, an average, a ratio) instead of
-    taking them from a query: the values happen to be right, but no query returned them (VERIFY.md check 5)."""
+    taking them from a query: the values happen to be right, but no query returned them (docs/VERIFY.md check 5)."""
     (c1, v1), (c2, v2), (c3, v3) = f.campus_fee
     march = "、".join(f"{d} {n}" for d, n in f.march_dept_visits)
     absent = [d for d in DEPARTMENTS if d not in dict(f.march_dept_visits)]

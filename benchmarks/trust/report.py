@@ -1,4 +1,4 @@
-"""The trust benchmark's tables: per player and overall against the targets of DESIGN.md section 8, every
+"""The trust benchmark's tables: per player and overall against the targets of docs/DESIGN.md section 8, every
 miss with its reasons, and the verify node's time over a 1,000-cell result."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The verify checks of VERIFY.md: tool failure, required tools, fake data, number grounding, consistency."""
+"""The verify checks of docs/VERIFY.md: tool failure, required tools, fake data, number grounding, consistency."""
 
 from __future__ import annotations
 

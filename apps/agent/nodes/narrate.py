@@ -1,4 +1,4 @@
-"""narrate: the response users see (DESIGN.md section 5), built from the run's results, never typed.
+"""narrate: the response users see (docs/DESIGN.md section 5), built from the run's results, never typed.
 
 A final text that opens with the clarification marker (apps/agent/clarification.py) and passes its rule (a
 question quoting no number, at least two choices) becomes a clarification: `answer` is the question,

@@ -119,7 +119,7 @@ def _bad_arguments(reply: AIMessage) -> Refusal | None:
 
 
 def screen(reply: AIMessage, draft: str) -> Refusal | None:
-    """The reason not to act on this model turn (VERIFY.md check 1), or None when it may be used."""
+    """The reason not to act on this model turn (docs/VERIFY.md check 1), or None when it may be used."""
     if llm.hit_output_limit(reply):
         return _cut_off(reply)
     refusal = _bad_arguments(reply)
@@ -191,7 +191,7 @@ def _refuse(state: RunState, ctx: RunContext, refusal: Refusal) -> dict[str, Any
 
 
 def shown_plan_text(state: RunState, ctx: RunContext, text: str) -> str:
-    """The text streamed beside tool calls, when it passes the plan-text checks (VERIFY.md check 8); else ""."""
+    """The text streamed beside tool calls, when it passes the plan-text checks (docs/VERIFY.md check 8); else ""."""
     text = strip_marker(text)[1]  # a clarification's marker is the model's, never shown
     if not text:
         return ""

@@ -1,4 +1,4 @@
-"""verify: fill the draft's references, then check it (VERIFY.md); one corrective retry, then intercept.
+"""verify: fill the draft's references, then check it (docs/VERIFY.md); one corrective retry, then intercept.
 
 `verify_input` is also what the plan node checks its streamed text with, so both see the same evidence.
 """

@@ -1,1 +1,1 @@
-"""The verify node's logic: number grounding and fake-data detection (see shared VERIFY.md)."""
+"""The verify node's logic: number grounding and fake-data detection (see docs/VERIFY.md)."""

@@ -1,4 +1,4 @@
-"""verify(): the checks of VERIFY.md, in order — output hygiene, tool failure, fake data, number grounding (query
+"""verify(): the checks of docs/VERIFY.md, in order — output hygiene, tool failure, fake data, number grounding (query
 results only), claim binding, required tools by what the answer claims, question coverage; and check_plan_text()
 for the text streamed beside tool calls. Deterministic and fast (one index per run, O(1) per number)."""
 
