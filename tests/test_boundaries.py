@@ -12,8 +12,17 @@ from django.urls import get_resolver, path
 from rest_framework.views import APIView
 
 from apps.tenants.api_base import TenantAPIView
-from apps.tenants.boundaries import api_view_violations, edge_modules, model_violations, raw_get_violations
+from apps.tenants.boundaries import (
+    UNSCOPED_MANAGER_MODULES,
+    api_view_violations,
+    edge_modules,
+    manager_checked_modules,
+    model_violations,
+    raw_get_violations,
+    unscoped_manager_violations,
+)
 from apps.tenants.scopes import DATASETS_READ
+from apps.tenants.scoping import TenantOwnedModel
 
 APPS_DIR = Path(__file__).resolve().parent.parent / "apps"
 
@@ -31,6 +40,21 @@ def test_edge_modules_never_fetch_by_raw_id():
     assert any(p.name == "api.py" for p in modules), "the walker finds the API modules"
     assert any(p.name == "api_outputs.py" for p in modules), "and every api_*.py module beside them"
     assert raw_get_violations(modules) == []
+
+
+def _tenant_model_names() -> set[str]:
+    return {m.__name__ for m in apps.get_models() if issubclass(m, TenantOwnedModel)}
+
+
+def test_tenant_owned_managers_are_scoped_outside_selectors_and_services():
+    modules = manager_checked_modules(APPS_DIR)
+    assert any(p.name == "consumers.py" for p in modules) and any(p.name == "tools.py" for p in modules)
+    assert not any(p.name == "selectors.py" for p in modules), "selectors and services are where rows are read"
+    assert unscoped_manager_violations(modules, _tenant_model_names()) == []
+
+
+def test_unscoped_manager_exceptions_exist():
+    assert [m for m in UNSCOPED_MANAGER_MODULES if not (APPS_DIR / m).is_file()] == []
 
 
 # The checks above must be able to fail: each is shown failing on a deliberately unscoped example.
@@ -92,3 +116,20 @@ def test_for_tenant_refuses_a_missing_tenant(db):
 
     with pytest.raises(ValueError, match="saved tenant"):
         ApiToken.objects.for_tenant(None)
+
+
+def test_meta_test_catches_an_unscoped_manager(tmp_path):
+    bad = tmp_path / "consumers.py"
+    bad.write_text(
+        "def f(tenant, pk):\n"
+        "    Run.objects.filter(pk=pk).update(status='failed')\n"
+        "    Run.objects.unscoped_for_admin().count()\n"
+        "    Run.objects.for_tenant(tenant).filter(pk=pk)\n"
+        "    RunEvent.objects.create(tenant=tenant, seq=1)\n"
+        "    RunEvent.objects.create(seq=2)\n"
+    )
+    assert unscoped_manager_violations([bad], {"Run", "RunEvent"}) == [
+        f"{bad}:2 uses Run.objects.filter without for_tenant()",
+        f"{bad}:3 uses Run.objects.unscoped_for_admin without for_tenant()",
+        f"{bad}:6 uses RunEvent.objects.create without for_tenant()",
+    ]

@@ -3,6 +3,9 @@
 A model is tenant-scoped (subclasses TenantOwnedModel) or listed in UNSCOPED_MODELS with the reason.
 An API URL resolves to a TenantAPIView subclass that declares a scope for every method it serves.
 API, consumer and tool modules never call `.objects.get(` (use get_for_tenant_or_404).
+Outside selectors, services, admin, migrations and management commands, a tenant-owned model's manager is used
+only through `.objects.for_tenant(` (or `.objects.create(` with the tenant given), except in the modules
+named in UNSCOPED_MANAGER_MODULES.
 """
 
 from __future__ import annotations
@@ -97,3 +100,60 @@ def edge_modules(apps_dir: Path) -> list[Path]:
         if p.name in names or p.name.startswith("api") or p.parent.name in ("tools", "api")
     ]
     return sorted(found)
+
+
+# Modules that may use a tenant-owned model's manager without for_tenant(), and why. Everything else outside
+# selectors, services, admin, migrations and management commands goes through the scoped manager.
+UNSCOPED_MANAGER_MODULES: dict[str, str] = {
+    "conversations/recovery.py": "fails stopped runs of every tenant (start-up and the sweeper)",
+    "datasets/recovery.py": "fails stopped ingests of every tenant (start-up and the sweeper)",
+    "observability/metrics.py": "the /metrics collector counts platform-wide, with no tenant label",
+}
+
+
+def _may_use_managers(path: Path, apps_dir: Path) -> bool:
+    relative = path.relative_to(apps_dir)
+    name, parts = path.name, relative.parts
+    return (
+        name.startswith(("selectors", "services", "admin"))
+        or name.endswith(("_selectors.py", "_services.py"))
+        or "migrations" in parts
+        or ("management" in parts and "commands" in parts)
+        or relative.as_posix() in UNSCOPED_MANAGER_MODULES
+    )
+
+
+def manager_checked_modules(apps_dir: Path) -> list[Path]:
+    """Modules whose use of tenant-owned managers must be scoped (see the module docstring)."""
+    return sorted(p for p in apps_dir.rglob("*.py") if not _may_use_managers(p, apps_dir))
+
+
+def _creates_with_tenant(node: ast.Call) -> bool:
+    return any(k.arg in ("tenant", "tenant_id") for k in node.keywords)
+
+
+def unscoped_manager_violations(paths: Iterable[Path], tenant_models: Iterable[str]) -> list[str]:
+    """`Model.objects.<anything but for_tenant>` on a tenant-owned model (by class name) in the given modules;
+    `Model.objects.create(tenant=...)` is scoped by construction and allowed."""
+    names = set(tenant_models)
+    problems = []
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        scoped_creates = {
+            id(node.func)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _creates_with_tenant(node)
+        }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "objects"
+                and isinstance(node.value.value, ast.Name)
+                and node.value.value.id in names
+                and node.attr != "for_tenant"
+                and not (node.attr == "create" and id(node) in scoped_creates)
+            ):
+                model = node.value.value.id
+                problems.append(f"{path}:{node.lineno} uses {model}.objects.{node.attr} without for_tenant()")
+    return sorted(problems)
