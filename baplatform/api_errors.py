@@ -15,7 +15,7 @@ from rest_framework import exceptions as drf
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from apps.tenants.errors import PlatformError, error_body
+from baplatform.errors import PlatformError, error_body
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,10 @@ PACKAGES = ("apps", "baplatform")
 # Parts, by module prefix (the longest prefix wins). Observability is split: its ground floor (trace context,
 # JSON logs, in-process counters, the request and socket wrappers) imports no part, so every part may use it;
 # its scrape surface (the metrics collector, the /metrics and health views) reads every part's tables and sits
-# at the top, beside the project package.
+# at the top, beside the project package. The error vocabulary (baplatform/errors.py) imports no part and is
+# ground floor too, open to every part.
 PARTS: dict[str, str] = {
+    "baplatform.errors": "errors",
     "apps.observability": "observability",
     "apps.observability.metrics": "ops",
     "apps.observability.views": "ops",
@@ -32,14 +34,15 @@ PARTS: dict[str, str] = {
 # What each part may import. conversations -> agent -> datasets -> tenants, each may skip downwards.
 # Audit sits beside the stack: it reads tenants only, and everyone may call its public API (below).
 MAY_IMPORT: dict[str, frozenset[str]] = {
-    "observability": frozenset(),
-    "tenants": frozenset({"observability"}),
-    "audit": frozenset({"tenants", "observability"}),
-    "datasets": frozenset({"tenants", "observability"}),
-    "agent": frozenset({"datasets", "tenants", "observability"}),
-    "conversations": frozenset({"agent", "datasets", "tenants", "observability"}),
-    "ops": frozenset({"conversations", "agent", "datasets", "tenants", "audit", "observability"}),
-    "project": frozenset({"ops", "conversations", "agent", "datasets", "tenants", "audit", "observability"}),
+    "errors": frozenset(),
+    "observability": frozenset({"errors"}),
+    "tenants": frozenset({"observability", "errors"}),
+    "audit": frozenset({"tenants", "observability", "errors"}),
+    "datasets": frozenset({"tenants", "observability", "errors"}),
+    "agent": frozenset({"datasets", "tenants", "observability", "errors"}),
+    "conversations": frozenset({"agent", "datasets", "tenants", "observability", "errors"}),
+    "ops": frozenset({"conversations", "agent", "datasets", "tenants", "audit", "observability", "errors"}),
+    "project": frozenset({"ops", "conversations", "agent", "datasets", "tenants", "audit", "observability", "errors"}),
 }
 
 # Audit's public API, open to every part: recording (admin changes, tool-call events, usage, interceptions), the
@@ -197,6 +200,7 @@ def test_checker_catches_each_forbidden_direction():
         "apps.observability.leak": "from apps.tenants.models import Tenant\n",
         "apps.datasets.leak2": "from apps.observability.metrics import render\n",
         "apps.tenants.leak2": "from apps.audit.models import AuditEvent\n",
+        "baplatform.errors": "from apps.tenants.models import Tenant\n",
     }
     problems = [edge_violation(e) for source, text in planted.items() for e in import_edges(source, text)]
     assert all(problems), problems
@@ -206,7 +210,7 @@ def test_checker_catches_each_forbidden_direction():
 def test_checker_allows_the_downward_edges_and_audits_api():
     allowed = (
         "from apps.datasets.queryspec import QuerySpec\n"
-        "from apps.tenants.errors import PlatformError\n"
+        "from baplatform.errors import PlatformError\n"
         "from apps.audit.models import ChangeAction\n"
         "from apps.audit import changes\n"
         "from apps.observability import context\n"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from apps.tenants.errors import PlatformError
+from baplatform.errors import PlatformError
 
 ALIASES: dict[str, tuple[str, ...]] = {
     "inspect_file": ("get_schema",),

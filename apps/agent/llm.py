@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from apps.tenants.errors import PlatformError
+from baplatform.errors import PlatformError
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel

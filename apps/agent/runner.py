@@ -26,7 +26,7 @@ from apps.agent.tools import DataBinding, Tool, tools_for
 from apps.audit.quotas import check_run_allowed
 from apps.audit.services import run_record
 from apps.observability import context as log_context
-from apps.tenants.errors import InvalidInput
+from baplatform.errors import InvalidInput
 
 log = logging.getLogger(__name__)
 

@@ -29,8 +29,8 @@ from apps.datasets.profile import TableProfile
 from apps.datasets.queryspec import QuerySpec
 from apps.datasets.resolve import mapped_columns, resolve_fields
 from apps.datasets.results import ResultTable, json_safe
-from apps.tenants.errors import PlatformError
 from apps.tenants.models import Tenant
+from baplatform.errors import PlatformError
 
 log = logging.getLogger(__name__)
 

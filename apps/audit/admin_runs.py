@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from apps.audit import selectors
 from apps.audit.models import AdminChange, AuditEvent, UsageRecord
 from apps.audit.replay import ReplayReport, replay
-from apps.tenants.errors import InvalidInput, PlatformError
+from baplatform.errors import InvalidInput, PlatformError
 
 log = logging.getLogger(__name__)
 

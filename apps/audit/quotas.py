@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.audit.models import UsageKind, UsageRecord
-from apps.tenants.errors import PlatformError
 from apps.tenants.models import Tenant
+from baplatform.errors import PlatformError
 
 
 class QuotaExceeded(PlatformError):

@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 
 from apps.audit.models import AuditEvent
 from apps.audit.services import result_digest
-from apps.tenants.errors import NotFound
 from apps.tenants.models import Tenant
+from baplatform.errors import NotFound
 
 WEB_TOOLS = {"search_web", "web_reader"}
 NOT_REPLAYABLE = "not_replayable"

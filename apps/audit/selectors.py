@@ -15,8 +15,8 @@ from django.utils import timezone
 from apps.audit.models import AdminChange, AuditEvent, InterceptionLog, UsageKind, UsageRecord
 from apps.audit.questions import questions_from_registered
 from apps.audit.quotas import month_start, quotas_of, storage_used
-from apps.tenants.errors import InvalidInput
 from apps.tenants.models import Tenant
+from baplatform.errors import InvalidInput
 
 
 def audit_events(*, tenant: Tenant, trace_id: str | None = None) -> QuerySet[AuditEvent]:

@@ -17,9 +17,9 @@ from apps.audit import selectors
 from apps.audit.models import AuditEvent, ChangeAction
 from apps.audit.replay import replay
 from apps.tenants.context import TenantContext
-from apps.tenants.errors import InvalidInput, PlatformError
 from apps.tenants.portal import portal_view
 from apps.tenants.scopes import AUDIT_READ, BILLING_READ
+from baplatform.errors import InvalidInput, PlatformError
 
 RUNS_PER_PAGE = 25
 CHANGES_PER_PAGE = 50

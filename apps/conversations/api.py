@@ -17,9 +17,9 @@ from apps.datasets import source_selectors
 from apps.datasets.api_outputs import FormatIsAFileType, export_response
 from apps.datasets.results import ResultTable
 from apps.tenants.api_base import TenantAPIView
-from apps.tenants.errors import InvalidInput
 from apps.tenants.scopes import CONVERSATIONS_READ, CONVERSATIONS_WRITE
 from apps.tenants.throttling import ASK_THROTTLES, AskThrottled
+from baplatform.errors import InvalidInput
 
 
 def conversation_out(conversation: Conversation) -> dict[str, Any]:

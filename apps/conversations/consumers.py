@@ -37,9 +37,9 @@ from apps.conversations.broadcast import remember_server_loop
 from apps.conversations.models import ACTIVE, Conversation, Run
 from apps.observability import context as log_context
 from apps.tenants.context import TenantContext
-from apps.tenants.errors import PlatformError
 from apps.tenants.scopes import CONVERSATIONS_READ, CONVERSATIONS_WRITE
 from apps.tenants.throttling import ask_refusal, ask_wait_seconds
+from baplatform.errors import PlatformError
 
 log = logging.getLogger(__name__)
 

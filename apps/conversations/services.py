@@ -24,8 +24,8 @@ from apps.conversations.models import ACTIVE, Conversation, Message, Run, RunEve
 from apps.datasets.models import Dataset, SqlSource
 from apps.observability import context as log_context
 from apps.tenants.context import TenantContext
-from apps.tenants.errors import Conflict, InvalidInput
 from apps.tenants.models import Tenant
+from baplatform.errors import Conflict, InvalidInput
 
 log = logging.getLogger(__name__)
 

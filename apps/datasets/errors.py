@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from apps.tenants.errors import InvalidInput, PlatformError
+from baplatform.errors import InvalidInput, PlatformError
 
 
 class IngestRejected(InvalidInput):

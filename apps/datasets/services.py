@@ -35,8 +35,8 @@ from apps.datasets.ingest_worker import IngestDied, IngestJob, failed_message, r
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload, VersionStatus
 from apps.datasets.naming import closest, quoted_list
 from apps.observability.counters import INGEST_ROWS, INGEST_SECONDS, UPLOAD_BYTES
-from apps.tenants.errors import Conflict, InvalidInput
 from apps.tenants.models import Tenant
+from baplatform.errors import Conflict, InvalidInput
 
 log = logging.getLogger(__name__)
 

@@ -24,8 +24,8 @@ from apps.datasets.naming import closest
 from apps.datasets.source_limits import connection_test_take
 from apps.datasets.sources import ConnectionReport, connection_check
 from apps.datasets.sqlite_files import relative_name
-from apps.tenants.errors import Conflict, InvalidInput
 from apps.tenants.models import Tenant
+from baplatform.errors import Conflict, InvalidInput
 
 MAX_ALLOWED_TABLES = 1000
 _CONNECTION_FIELDS = ("host", "port", "database", "schema", "username", "password_encrypted")

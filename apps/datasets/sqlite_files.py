@@ -23,8 +23,8 @@ from apps.datasets.connectors import Rendered, Session
 from apps.datasets.errors import SourceFailure
 from apps.datasets.results import fetch_capped
 from apps.datasets.sqlsafe import DENIED_FUNCTIONS
-from apps.tenants.errors import InvalidInput
 from apps.tenants.models import Tenant
+from baplatform.errors import InvalidInput
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 _PROGRESS_STEPS = 1000  # virtual machine instructions between deadline checks

@@ -10,8 +10,8 @@ from django.http import HttpRequest
 
 from apps.audit.changes import Actor
 from apps.tenants import services
-from apps.tenants.errors import PlatformError
 from apps.tenants.models import ApiToken, Membership, Tenant
+from baplatform.errors import PlatformError
 
 
 class UnscopedAdmin(admin.ModelAdmin):

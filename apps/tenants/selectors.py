@@ -6,8 +6,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext as _
 
 from apps.tenants import tokens
-from apps.tenants.errors import PlatformError
 from apps.tenants.models import ApiToken, Membership, Tenant
+from baplatform.errors import PlatformError
 
 
 class TokenRejected(PlatformError):

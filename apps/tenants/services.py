@@ -16,10 +16,10 @@ from django.utils.translation import gettext as _
 from apps.audit.changes import Actor, change_record
 from apps.audit.models import ChangeAction
 from apps.tenants import tokens
-from apps.tenants.errors import Conflict, Forbidden, InvalidInput
 from apps.tenants.models import ApiToken, Membership, Plan, Tenant
 from apps.tenants.scopes import ROLE_SCOPES, Role, unknown_scopes
 from apps.tenants.scoping import get_for_tenant_or_404
+from baplatform.errors import Conflict, Forbidden, InvalidInput
 
 _SLUG_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
 MAX_TOKEN_DAYS = 3650

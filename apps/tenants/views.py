@@ -15,11 +15,11 @@ from django.views.decorators.http import require_POST
 from apps.audit.changes import VIA_PORTAL, Actor
 from apps.tenants import services
 from apps.tenants.context import SESSION_TENANT_KEY, TenantContext
-from apps.tenants.errors import PlatformError
 from apps.tenants.models import ApiToken, Membership
 from apps.tenants.portal import portal_view
 from apps.tenants.scopes import ALL_SCOPES, MEMBERS_MANAGE, TOKENS_MANAGE, Role
 from apps.tenants.selectors import memberships_for_user
+from baplatform.errors import PlatformError
 
 
 @portal_view()

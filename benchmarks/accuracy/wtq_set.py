@@ -21,8 +21,8 @@ from pathlib import Path
 from apps.agent.response import AskResponse
 from apps.agent.tools import DataBinding
 from apps.datasets import services
-from apps.tenants.errors import PlatformError
 from apps.tenants.models import Tenant
+from baplatform.errors import PlatformError
 from benchmarks.accuracy.outcome import Item, Outcome, judged
 from benchmarks.accuracy.timing import PlanTimes, ask
 from tests.agent.golden.answer_text import body, numbers_in, shows_label

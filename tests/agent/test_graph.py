@@ -6,7 +6,7 @@ import pytest
 
 from apps.agent.runner import answer_question
 from apps.audit.models import InterceptionLog
-from apps.tenants.errors import InvalidInput
+from baplatform.errors import InvalidInput
 from tests.fakes import ScriptedChatModel, call, final, tool_results, tools
 from tests.support.sales import BY_REGION, FOLLOW_UP, ask, schema_then_query
 

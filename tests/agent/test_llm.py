@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from apps.agent import llm
 from apps.agent.llm import LLMUnavailable, call_guarded, cost_usd, require_complete, translate_llm_errors, usage_of
-from apps.tenants.errors import PlatformError
+from baplatform.errors import PlatformError
 from tests.agent.loopback import (
     BAD_JSON,
     CLOSE,

@@ -12,8 +12,8 @@ from django.db import connection
 
 from apps.datasets import connectors, crypto, source_services
 from apps.datasets.models import SqlSource
-from apps.tenants.errors import InvalidInput
 from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE, SOURCES_MANAGE
+from baplatform.errors import InvalidInput
 from tests.datasets import sources_support
 from tests.datasets.sources_support import MY, PG, SECRET, make_sqlite
 

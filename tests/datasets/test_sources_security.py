@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 from apps.datasets import source_services, sources
 from apps.datasets.errors import SourceFailure
 from apps.datasets.models import SqlSource
-from apps.tenants.errors import InvalidInput
 from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE, SOURCES_MANAGE, TOKENS_MANAGE, Role
+from baplatform.errors import InvalidInput
 from tests.datasets import sources_support
 from tests.datasets.sources_support import MY, PG, closed_port, fake_server, make_sqlite, mysql_greeting
 

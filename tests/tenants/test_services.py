@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from apps.tenants import services
-from apps.tenants.errors import Conflict, InvalidInput
 from apps.tenants.models import Tenant
+from baplatform.errors import Conflict, InvalidInput
 
 
 def test_duplicate_slug_is_a_conflict(make_tenant):

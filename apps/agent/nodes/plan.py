@@ -32,7 +32,7 @@ from apps.agent.structured import Malformed, RoundPlan, StructuredReply, read_st
 from apps.agent.verification.check import check_plan_text
 from apps.agent.verification.hygiene import strip_think
 from apps.audit.services import llm_call_record
-from apps.tenants.errors import PlatformError
+from baplatform.errors import PlatformError
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ from apps.agent.verification.vocabulary import Vocabulary
 from apps.audit.services import interception_record
 from apps.datasets import selectors, sources
 from apps.datasets.errors import SourceFailure
-from apps.tenants.errors import PlatformError
+from baplatform.errors import PlatformError
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from apps.agent.response import ExplanationOut, TableOut
 from apps.agent.runner import answer_question
 from apps.agent.tools import DataBinding
 from apps.datasets import selectors, source_selectors
-from apps.tenants.errors import PlatformError
 from apps.tenants.selectors import tenant_by_slug
+from baplatform.errors import PlatformError
 
 # What --steps shows of each plan, tool and verify event.
 _STEP_KEYS = ("current_round", "task_analysis", "tool", "status", "rows", "latency_ms", "passed", "tool_calls")

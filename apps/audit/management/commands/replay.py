@@ -11,7 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from apps.audit.replay import replay
-from apps.tenants.errors import PlatformError
+from baplatform.errors import PlatformError
 
 
 class Command(BaseCommand):

@@ -10,8 +10,8 @@ from django.db import transaction
 
 from apps.audit.changes import Actor
 from apps.tenants import services
-from apps.tenants.errors import PlatformError
 from apps.tenants.models import Plan
+from baplatform.errors import PlatformError
 
 
 class Command(BaseCommand):

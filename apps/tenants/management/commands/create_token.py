@@ -8,9 +8,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from apps.audit.changes import Actor
 from apps.tenants import services
-from apps.tenants.errors import PlatformError
 from apps.tenants.scopes import ALL_SCOPES
 from apps.tenants.selectors import tenant_by_slug
+from baplatform.errors import PlatformError
 
 
 class Command(BaseCommand):

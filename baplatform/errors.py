@@ -2,6 +2,8 @@
 
 Services raise `PlatformError` subclasses; the API turns them into `{"code": ..., "message": ...}`
 JSON (baplatform/api_errors.py); portal views show `message` to the user.
+
+Ground floor: this module imports nothing of the project, so every part may raise these errors.
 """
 
 from __future__ import annotations
