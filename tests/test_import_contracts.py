@@ -46,21 +46,20 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 }
 
 # Audit's public API, open to every part: recording (admin changes, tool-call events, usage, interceptions), the
-# kinds of admin change, the quota checks made before work is accepted, and the registry through which a part
-# above tells audit which question a run answered. None means the whole module.
+# kinds of admin change, the quota checks made before work is accepted, the registry through which a part
+# above tells audit which question a run answered, and the verify rules as stored (read as plain values).
+# None means the whole module.
 AUDIT_API: dict[str, frozenset[str] | None] = {
     "apps.audit.changes": None,
     "apps.audit.questions": None,
     "apps.audit.services": None,
     "apps.audit.quotas": None,
+    "apps.audit.rules_store": None,
     "apps.audit.models": frozenset({"ChangeAction"}),
 }
 
 # Back-edges that exist today, each named with why; (importing module, imported module). Mend one, delete it here.
 KNOWN_BACK_EDGES: dict[tuple[str, str], str] = {
-    # The tenant's verify rules (detection and whitelist patterns, required tools) are audit tables the agent reads;
-    # they belong with the agent's rules, or behind an audit selector.
-    ("apps.agent.rules", "apps.audit.models"): "agent reads the verify rule tables kept in audit",
     # Replay re-executes a run's audited tool calls with the agent's tools against the same dataset versions.
     ("apps.audit.replay", "apps.agent.aliases"): "replay resolves aliased tool names",
     ("apps.audit.replay", "apps.agent.providers"): "replay names the provider of the recorded model",

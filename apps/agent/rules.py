@@ -1,7 +1,7 @@
-"""The verify node's rules, read from the audit tables at the start of every run (admin edits apply
-at once). With no detection patterns stored, the built-in defaults apply: deactivate a pattern
-rather than deleting it. Required-tool rules may name tools by their documented aliases (inspect_file,
-analyze_dataframe, query...): they are matched by the canonical names."""
+"""The verify node's rules, read from the audit tables through audit's rules store (apps/audit/rules_store.py,
+plain values) at the start of every run (admin edits apply at once). With no detection patterns stored, the
+built-in defaults apply: deactivate a pattern rather than deleting it. Required-tool rules may name tools by
+their documented aliases (inspect_file, analyze_dataframe, query...): they are matched by the canonical names."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from apps.agent.aliases import canonical_names
 from apps.agent.verification.check import DEFAULT_REQUIRED_TOOLS
 from apps.agent.verification.patterns import DEFAULT_PATTERNS, Pattern
-from apps.audit.models import DetectionPattern, RequiredToolRule, WhitelistPattern
+from apps.audit.rules_store import active_whitelist, detection_patterns, required_tool_rules
 
 log = logging.getLogger(__name__)
 
@@ -34,18 +34,15 @@ def _compiles(regex: str, what: str) -> bool:
 
 
 def verification_rules() -> VerifyRules:
-    stored = list(DetectionPattern.objects.all())
+    stored = detection_patterns()
     patterns = (
         tuple(Pattern(p.code, p.regex, p.description) for p in stored if p.active and _compiles(p.regex, "pattern"))
         if stored
         else DEFAULT_PATTERNS
     )
-    whitelist = tuple(
-        w.regex for w in WhitelistPattern.objects.filter(active=True) if _compiles(w.regex, "whitelist pattern")
-    )
+    whitelist = tuple(regex for regex in active_whitelist() if _compiles(regex, "whitelist pattern"))
     required = {
-        rule.source_type: canonical_rule(rule.source_type, rule.all_of, rule.any_of)
-        for rule in RequiredToolRule.objects.all()
+        rule.source_type: canonical_rule(rule.source_type, rule.all_of, rule.any_of) for rule in required_tool_rules()
     }
     return VerifyRules(patterns=patterns, whitelist=whitelist, required_tools={**DEFAULT_REQUIRED_TOOLS, **required})
 
