@@ -65,17 +65,21 @@ def _filters(question: str, profile: TableProfile) -> list[tuple[str, str, objec
     ("question", "expected"),
     [
         ("how many singles were released before the year 2000?", [("Year", "<", 2000)]),
-        ("how many singles between 1985 and 1990?", [("Year", ">=", 1985), ("Year", "<", 1991)]),
-        ("how many singles from 1985 to 1990?", [("Year", ">=", 1985), ("Year", "<", 1991)]),
-        ("how many singles from 1985-1990?", [("Year", ">=", 1985), ("Year", "<", 1991)]),
-        ("how many singles in the 1980s?", [("Year", ">=", 1980), ("Year", "<", 1990)]),
-        ("how many singles through the eighties?", [("Year", ">=", 1980), ("Year", "<", 1990)]),
-        ("how many singles after the 1990 tour?", [("Year", ">=", 1991)]),
-        ("1985年到1990年有多少首单曲", [("Year", ">=", 1985), ("Year", "<", 1991)]),
+        ("how many singles between 1985 and 1990?", [("Year", ">=", 1985), ("Year", "<=", 1990)]),
+        ("how many singles from 1985 to 1990?", [("Year", ">=", 1985), ("Year", "<=", 1990)]),
+        ("how many singles from 1985-1990?", [("Year", ">=", 1985), ("Year", "<=", 1990)]),
+        ("how many singles in the 1980s?", [("Year", ">=", 1980), ("Year", "<=", 1989)]),
+        ("how many singles through the eighties?", [("Year", ">=", 1980), ("Year", "<=", 1989)]),
+        ("how many singles after the 1990 tour?", [("Year", ">", 1990)]),
+        ("1985年到1990年有多少首单曲", [("Year", ">=", 1985), ("Year", "<=", 1990)]),
     ],
 )
 def test_a_range_of_years_or_a_decade_is_both_ends_not_one_year(question, expected):
     assert _filters(question, SINGLES) == expected
+
+
+def test_a_range_of_years_on_a_date_column_runs_from_the_first_day_to_the_day_after_the_last():
+    assert _filters("2024年到2025年的销售额", STORES) == [("日期", ">=", "2024-01-01"), ("日期", "<", "2026-01-01")]
 
 
 def test_an_exclusion_reads_through_an_article():

@@ -29,7 +29,9 @@ def add_filters(b: MetricBuilder) -> None:
             plan.filter_labels.append(f"{column}在{period}")
         else:
             period = period.replace("、", ", ")
-            joined = period.lower().startswith(("since", "from", "after", "before", "in ", "last", "past"))
+            joined = period.lower().startswith(
+                ("since", "from", "after", "before", "in ", "last", "past", "between", "through", "the ")
+            )
             plan.filter_labels.append(f"{column} {period}" if joined else f"{column} in {period}")
     for column, terms in b.values.items():
         if terms[0].start in b.used:

@@ -131,8 +131,8 @@ class _Reader:
         year, pre, post = int(m.group("y")), m.group("pre") or "", m.group("post") or ""
         if pre in ("since", "from") or any(w in post for w in ("以后", "之后", "以来", "起", "开始")):
             return [self.bound(">=", year)]
-        if pre == "after":
-            return [self.bound(">=", year + 1)]
+        if pre == "after":  # a year column says it as the question does: "> 2011"
+            return [self.bound(">", year)] if self.column.category == "year" else [self.bound(">=", year + 1)]
         if pre == "before" or any(w in post for w in ("以前", "之前")):
             return [self.bound("<", year)]
         return [self.on("year", "=", year)]
@@ -141,6 +141,12 @@ class _Reader:
         first, last = int(m.group("a") or m.group("c")), int(m.group("b") or m.group("d"))
         if last <= first:
             return None
+        return self._years(first, last)
+
+    def _years(self, first: int, last: int) -> list[dict[str, Any]]:
+        """Every year from `first` to `last`: on a year column as the question names them (>= and <=)."""
+        if self.column.category == "year":
+            return [self.bound(">=", first), self.bound("<=", last)]
         return [self.bound(">=", first), self.bound("<", last + 1)]
 
     def _decade(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
@@ -149,7 +155,7 @@ class _Reader:
         else:
             tens = int(m.group("s")) if m.group("s") else 2 + _DECADE_WORDS.index(m.group("w"))
             first = 1900 + tens * 10  # a decade named without its century is of the 1900s
-        return [self.bound(">=", first), self.bound("<", first + 10)]
+        return self._years(first, first + 9)
 
     def bound(self, op: str, year: int) -> dict[str, Any]:
         if self.column.category == "year":
