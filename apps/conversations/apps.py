@@ -12,3 +12,9 @@ class ConversationsConfig(AppConfig):
         from apps.conversations.selectors import run_questions
 
         register_question_lookup(run_questions)
+
+        # Replay re-executes recorded calls with the agent's tools; audit's entry point calls it from here.
+        from apps.audit.replay import register_replayer
+        from apps.conversations.replay import replay_run
+
+        register_replayer(replay_run)
