@@ -263,3 +263,8 @@ def test_on_a_column_of_places_the_best_is_number_one():
     assert analyze("which player has the highest rank?", PLAYERS).spec()["sort"] == [{"by": "Rank", "desc": False}]
     assert analyze("which player has the lowest rank?", PLAYERS).spec()["sort"] == [{"by": "Rank", "desc": True}]
     assert analyze("which player has the most points?", PLAYERS).spec()["sort"][0]["desc"] is True
+
+
+def test_an_english_question_over_chinese_names_reads_total_then_the_data_s_own_name():
+    spec = analyze("What is the total revenue in 2025?", STORES).spec()
+    assert [a["name"] for a in spec["aggregations"]] == ["total 销售额"]

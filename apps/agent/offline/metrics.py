@@ -28,6 +28,7 @@ _EN_ROLES = {"corr": "corr_{s}_{s2}", "per": "", "earliest": "earliest_{c}", "la
 _EN_ROLES |= {"min": "min_{c}", "lower_quartile": "lower_quartile_{c}", "median": "median_{c}"}
 _EN_ROLES |= {"upper_quartile": "upper_quartile_{c}", "max": "max_{c}"}
 Condition = tuple[Term, Filter]
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def ask_ordinal(column: str, lang: Lang) -> Clarification:
@@ -79,8 +80,11 @@ class MetricBuilder:
         return candidate
 
     def agg_name(self, func: str, column: str) -> str:
-        template = (_ZH if self.zh else _EN)[func]
-        return self.unique(template.format(c=column if self.zh else re.sub(r"\s+", "_", column)))
+        if self.zh:
+            return self.unique(_ZH[func].format(c=column))
+        if _CJK.search(column):  # an English question over Chinese names: "total 金额", not "total_金额"
+            return self.unique(_EN[func].replace("_{c}", " {c}").format(c=column))
+        return self.unique(_EN[func].format(c=re.sub(r"\s+", "_", column)))
 
     def count_name(self) -> str:
         """订单数 / order_count when the question names what is counted, else 记录数 / count."""
