@@ -20,6 +20,7 @@ from apps.agent.offline.ambiguity import value_of_column
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.plan import Plan
 from apps.agent.offline.schema_terms import fold, singular
+from apps.agent.offline.timewords import MONTHS_EN
 from apps.agent.offline.wording import names, speaking
 from apps.datasets.resolve import plain, resolve_fields
 
@@ -214,9 +215,7 @@ def _filtered(plan: Plan) -> set[tuple[str, str | None]]:
     return {(f.column, f.value) for f in plan.filters if isinstance(f.value, str)}
 
 
-_MONTH_NAMES = frozenset(
-    "january february march april may june july august september october november december".split()
-) - {"may"}
+_MONTH_NAMES = frozenset(MONTHS_EN) - {"may"}  # "may" is mostly the verb
 _EN_NEGATION = re.compile(r"(?<![a-z])(?:not|never)(?![a-z])|n't(?![a-z])")
 
 
@@ -238,7 +237,8 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
     asked about rather than dropped: answering without them would answer another question. The choice offered
     is the question without them, when they can be taken out cleanly. (A business word with no column, such as
     the "city" of "which city has the most density", is only noted in the answer.)"""
-    conditions = [w for w in plan.unmapped if any(a.question[s:e] == w for s, e in condition_phrases(a))]
+    phrases = {a.question[s:e] for s, e in condition_phrases(a)}
+    conditions = [w for w in plan.unmapped if w in phrases]
     conditions += [  # "released in the month of november" where no date column could take it
         w for w in leftover_words(a.text, a.taken, a.question) if fold(w) in _MONTH_NAMES and w not in conditions
     ]

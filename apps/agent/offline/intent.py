@@ -72,7 +72,7 @@ class Analyzer:
         terms = [t for t in mentions if not any(s < t.end and t.start < e for s, e, _w in rates)]
         # "in total" names the sum, not the summary row that happens to be labelled "Total"
         terms = [t for t in terms if t.kind != "value" or self.schema.by_name[t.column].total_label != t.value]
-        added = self._quantity_terms(terms)
+        added = self._implied_terms(terms)
         terms, self.present = self._presence(sorted(self._without_modifiers(terms) + added, key=lambda t: t.start))
         self.readings: Readings = read(question, self.text, self.schema, terms, self.lang)
         self.terms = self.readings.terms
@@ -136,9 +136,10 @@ class Analyzer:
         found = [v for v in self.schema.of("measure") if _QUANTITY_NAME.search(v.name)]
         return found[0] if len(found) == 1 else None
 
-    def _quantity_terms(self, terms: list[Term]) -> list[Term]:
-        """ "平均每单买几件", "一共卖了多少杯", "下了多少单": the column counted in that unit (数量 for 件, 杯数 for 杯,
-        订单数 for 单), asked by its unit instead of its name."""
+    def _implied_terms(self, terms: list[Term]) -> list[Term]:
+        """Columns the question names without their names: by a unit ("平均每单买几件", "一共卖了多少杯": 数量, 杯数),
+        per a unit ("每杯": 杯数), by a head noun ("哪家店": 门店), by "卖得最好" (the one measure of what is sold)
+        and by "多少钱" (the sales)."""
         named = {t.column for t in terms if t.kind == "column"}
         found = []
         for m in _HOW_MANY_UNITS.finditer(self.text):

@@ -12,8 +12,8 @@ from typing import Any
 from apps.agent.offline.lexicon import CN_NUMERALS, GRAIN_WORDS, TREND_WORDS
 from apps.agent.offline.schema_terms import ColumnView, alias_pattern
 
-_MONTHS_EN = "january february march april may june july august september october november december".split()
-_MONTH_NAME = "|".join(m + ("" if len(m) <= 4 else f"|{m[:3]}") for m in _MONTHS_EN)
+MONTHS_EN = "january february march april may june july august september october november december".split()
+_MONTH_NAME = "|".join(m + ("" if len(m) <= 4 else f"|{m[:3]}") for m in MONTHS_EN)
 _YEAR = r"((?:19|20)\d{2})"
 _Q_CN = r"第?\s*([一二三四1-4])\s*季度"
 _DECADE_WORDS = "twenties thirties forties fifties sixties seventies eighties nineties".split()
@@ -182,7 +182,7 @@ class _Reader:
         return self._range(dt.date(year, first, 1), _shift_months(dt.date(year, last, 1), 1))
 
     def _month_en(self, m: re.Match[str]) -> list[dict[str, Any]]:
-        month = next(i for i, name in enumerate(_MONTHS_EN, 1) if name.startswith(m.group(1)[:3]))
+        month = next(i for i, name in enumerate(MONTHS_EN, 1) if name.startswith(m.group(1)[:3]))
         return [self.on("month", "=", f"{m.group(2)}-{month:02d}")]
 
     def _month_bare(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
