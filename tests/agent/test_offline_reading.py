@@ -9,7 +9,7 @@ import pytest
 
 from apps.agent.offline.intent import analyze
 from apps.datasets.profile import TableProfile
-from tests.agent.test_offline_kinds import RETURNS
+from tests.agent.test_offline_kinds import COFFEE, RETURNS
 from tests.agent.test_offline_planner import col
 
 SINGLES = TableProfile(
@@ -152,17 +152,16 @@ def test_what_the_most_of_is_counted_not_grouped():
     assert [g["column"] for g in spec["group_by"]] == ["Jurisdiction"]
 
 
-STORES = TableProfile(
-    row_count=2924,
-    columns=[
-        col("日期", "date", "time", 730, lo="2024-01-01", hi="2025-12-31"),
-        col("门店", "text", "dimension", 4, values=["人民广场店", "三里屯店", "国贸店", "滨江店"]),
-        col("品类", "text", "dimension", 3, values=["拿铁", "美式", "茶饮"]),
-        col("订单数", "integer", "measure", 90, lo=1, hi=90),
-        col("杯数", "integer", "measure", 140, lo=1, hi=143),
-        col("销售额", "number", "measure", 1900, lo=10.0, hi=4000.0),
-        col("优惠金额", "number", "measure", 1900, lo=0.0, hi=544.0),
-    ],
+# The coffee chain's table with its stores and discounts beside them.
+STORES = COFFEE.model_copy(
+    update={
+        "row_count": 2924,
+        "columns": [
+            *COFFEE.columns,
+            col("门店", "text", "dimension", 4, values=["人民广场店", "三里屯店", "国贸店", "滨江店"]),
+            col("优惠金额", "number", "measure", 1900, lo=0.0, hi=544.0),
+        ],
+    }
 )
 
 
