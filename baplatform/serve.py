@@ -1,7 +1,7 @@
 """`python -m baplatform.serve [daphne's options] baplatform.asgi:application`: daphne, answering oversized
 WebSocket messages instead of dropping the connection.
 
-The application refuses a message over WS_MAX_MESSAGE_BYTES itself (an error event, then close 1009), but
+The application refuses a message over WS_MAX_MESSAGE_BYTES itself (an error event, then close 4413), but
 daphne reads a message whole before the application sees it and has its own cap (1 MiB by default,
 --websocket-max-message-size). Over that cap autobahn, under daphne, drops the TCP connection without a
 word. Served through this module, the client instead gets the same error event (in its Accept-Language)

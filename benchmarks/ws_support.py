@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.live_server import serve_command
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -57,16 +59,7 @@ def daphne(port: int, log_path: Path) -> Iterator[int]:
     """A daphne process on 127.0.0.1:port with this process's environment; yields its pid."""
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "baplatform.serve",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "baplatform.asgi:application",
-            ],
+            serve_command(port),
             cwd=ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -50,22 +50,18 @@ def server_env(data_dir: Path, **extra: str) -> dict[str, str]:
     }
 
 
+def serve_command(port: int) -> list[str]:
+    """The command line that serves the platform (through baplatform.serve) on a loopback port."""
+    return [sys.executable, "-m", "baplatform.serve", "-b", "127.0.0.1", "-p", str(port), "baplatform.asgi:application"]
+
+
 @contextmanager
 def daphne(env: dict[str, str], log_path: Path) -> Iterator[str]:
     """A daphne process serving baplatform.asgi on a free loopback port; yields "127.0.0.1:PORT"."""
     port = free_port()
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "baplatform.serve",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "baplatform.asgi:application",
-            ],
+            serve_command(port),
             cwd=ROOT,
             env=env,
             stdout=log,  # a file, not a pipe: a pipe nobody reads would block a chatty server
@@ -103,16 +99,7 @@ def daphne_process(env: dict[str, str], log_path: Path) -> Iterator[tuple[str, s
     port = free_port()
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "baplatform.serve",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "baplatform.asgi:application",
-            ],
+            serve_command(port),
             cwd=ROOT,
             env=env,
             stdout=log,
