@@ -28,7 +28,7 @@ from apps.datasets.columns import (
     infer_types,
 )
 from apps.datasets.errors import IngestRejected
-from apps.datasets.naming import quoted_list
+from apps.datasets.naming import human_size, quoted_list
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTED_STREAM = "EncryptedPackage".encode("utf-16-le")
@@ -40,17 +40,13 @@ ZIP_RATIO_FLOOR = 10 * 1024**2  # small members may compress as well as they lik
 _INFLATE_CHUNK = 1024 * 1024
 
 
-def _gb(size: int) -> str:
-    return f"{size / 1024**3:.1f} GB" if size >= 1024**3 else f"{size / 1024**2:.0f} MB"
-
-
 def _zip_bomb(unpacked: int, ratio: float) -> IngestRejected:
     return IngestRejected(
         _(
             "the workbook would expand to %(size)s when opened (%(ratio)sx its packed size); it looks like a "
             "zip bomb. If it is a real workbook, export the sheet as CSV and upload that"
         )
-        % {"size": _gb(unpacked), "ratio": f"{ratio:,.0f}"},
+        % {"size": human_size(unpacked), "ratio": f"{ratio:,.0f}"},
         code="zip_bomb",
     )
 

@@ -1,4 +1,4 @@
-"""Helpful messages about names: the closest known names to an unknown one (Chinese-aware)."""
+"""Helpful messages: the closest known names to an unknown one (Chinese-aware), and sizes as people read them."""
 
 from __future__ import annotations
 
@@ -7,6 +7,13 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
+
+
+def human_size(size: int) -> str:
+    """ "512 KB", "5 MB", "1.5 GB": a byte count in a message."""
+    if size >= 1024**3:
+        return f"{size / 1024**3:.1f} GB"
+    return f"{size / 1024**2:.0f} MB" if size >= 1024**2 else f"{size / 1024:.0f} KB"
 
 
 def _overlap(a: str, b: str) -> float:

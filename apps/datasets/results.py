@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from pydantic import BaseModel, ConfigDict, Field
 
 from apps.datasets.errors import QueryInvalid
+from apps.datasets.naming import human_size
 
 FETCH_BATCH_ROWS = 256
 _NUMBER_BYTES = 8
@@ -80,17 +81,13 @@ def cell_bytes(value: Any) -> int:
     return len(str(value))
 
 
-def _human(size: int) -> str:
-    return f"{size / 1024**2:.0f} MB" if size >= 1024**2 else f"{size / 1024:.0f} KB"
-
-
 def result_too_large(byte_cap: int) -> QueryInvalid:
     return QueryInvalid(
         _(
             "the result is larger than %(limit)s, the most one query may return; select fewer columns, add "
             "filters, aggregate, or lower the limit"
         )
-        % {"limit": _human(byte_cap)},
+        % {"limit": human_size(byte_cap)},
         code="result_too_large",
     )
 

@@ -33,7 +33,7 @@ from apps.datasets.excel import unknown_sheet
 from apps.datasets.ingest import detect_format, list_sheets
 from apps.datasets.ingest_worker import IngestDied, IngestJob, failed_message, run_isolated
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload, VersionStatus
-from apps.datasets.naming import closest, quoted_list
+from apps.datasets.naming import closest, human_size, quoted_list
 from apps.observability.counters import INGEST_ROWS, INGEST_SECONDS, UPLOAD_BYTES
 from apps.tenants.models import Tenant
 from baplatform.errors import Conflict, InvalidInput
@@ -48,10 +48,6 @@ def plan_limits(tenant: Tenant) -> dict[str, int]:
     return settings.PLAN_LIMITS.get(tenant.plan, settings.PLAN_LIMITS["free"])
 
 
-def _human(size: int) -> str:
-    return f"{size / 1024**2:.0f} MB" if size >= 1024**2 else f"{size / 1024:.0f} KB"
-
-
 def upload_receive(
     *, tenant: Tenant, chunks: Iterable[bytes], original_name: str, size: int | None, created_by: Any = None
 ) -> Upload:
@@ -60,7 +56,7 @@ def upload_receive(
     if size is not None and size > limit:
         raise IngestRejected(
             _("the file is %(size)s, over your plan's %(limit)s limit; split it or upgrade the plan")
-            % {"size": _human(size), "limit": _human(limit)},
+            % {"size": human_size(size), "limit": human_size(limit)},
             code="file_too_large",
         )
     check_storage_allowed(tenant, size or 0)
@@ -75,7 +71,7 @@ def upload_receive(
                 if written > limit:
                     raise IngestRejected(
                         _("the file is over your plan's %(limit)s limit; split it or upgrade the plan")
-                        % {"limit": _human(limit)},
+                        % {"limit": human_size(limit)},
                         code="file_too_large",
                     )
                 digest.update(chunk)
