@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import logging
 import os
 import re
 import threading
@@ -29,7 +30,9 @@ from apps.datasets.columns import (
     infer_types,
 )
 from apps.datasets.errors import IngestRejected
+from apps.datasets.naming import human_size
 
+log = logging.getLogger(__name__)
 DELIMITERS = (",", "\t", ";", "|")
 _SAMPLE_BYTES = 256 * 1024
 _CHUNK = 4 * 1024 * 1024
@@ -273,24 +276,20 @@ def _explain(
                 "a line of the file is longer than %(limit)s, the most one line may hold; check for a quote that "
                 "is never closed, or split very long values"
             )
-            % {"limit": _size(max_line_bytes)},
+            % {"limit": human_size(max_line_bytes)},
             code="line_too_long",
         )
-    detail = re.sub(r"\s+", " ", str(exc).split("\n")[0])
-    detail = _PATH.sub("…", re.sub(r"^[A-Za-z ]+Error: ", "", detail))[:200]  # never a server path
+    log.warning("CSV reader refused %s: %s", path.name, str(exc).split("\n")[0][:300])  # paths stay in the log
     return IngestRejected(
-        _("the CSV could not be read (%(detail)s); check that it is a plain CSV with one header row")
-        % {"detail": detail},
+        _(
+            "the CSV could not be read; check that it is a plain CSV with one header row and the same number of values "
+            "on every line"
+        ),
         code="invalid_csv",
     )
 
 
 _LINE_TOO_LONG = re.compile(r"maximum line size of [0-9]+ bytes exceeded", re.IGNORECASE)
-_PATH = re.compile(r"(?:[A-Za-z]:)?[/\\][^\s'\"]+")
-
-
-def _size(size: int) -> str:
-    return f"{size / 1024**2:.0f} MB" if size >= 1024**2 else f"{size / 1024:.0f} KB"
 
 
 def _ragged_line(path: Path, delimiter: str, width: int, header_row: int) -> IngestRejected | None:
