@@ -6,13 +6,14 @@ the rounds the run has made so far. `plan` events stream it; the response carrie
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from langchain_core.messages import AIMessage
 
+from apps.agent.aliases import ALIASES
 from apps.agent.structured import RoundPlan, read_plan
 
 if TYPE_CHECKING:
@@ -63,7 +64,16 @@ def answering() -> str:
     return _("write the answer, every number checked against the results")
 
 
-def rounds_so_far(outcomes: Sequence[ToolOutcome], planned: Sequence[dict[str, Any]], current_round: int) -> str:
+def known_tool(name: object, tools: Collection[str]) -> str:
+    """A tool name as people may see it: one the run offers (or a documented alias of one), else a placeholder,
+    since a name the model made up is model text that no check has read."""
+    said = str(name)
+    return said if said in tools or said in ALIASES else _("(unknown tool)")
+
+
+def rounds_so_far(
+    outcomes: Sequence[ToolOutcome], planned: Sequence[dict[str, Any]], current_round: int, tools: Collection[str]
+) -> str:
     """`R1: get_schema; R2: run_query (current)`: the tools of each earlier round, then this one's (or the
     answer, when this round writes it)."""
     by_round: dict[int, list[str]] = {}
@@ -73,7 +83,7 @@ def rounds_so_far(outcomes: Sequence[ToolOutcome], planned: Sequence[dict[str, A
             names.append(outcome.name)
     parts = [format_round(n, ", ".join(names)) for n, names in sorted(by_round.items()) if n < current_round]
     if planned:
-        now = ", ".join(dict.fromkeys(str(c.get("name")) for c in planned))
+        now = ", ".join(dict.fromkeys(known_tool(c.get("name"), tools) for c in planned))
     else:
         now = answering()
     parts.append(format_round(current_round, now, current=True))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.agent.offline import OfflinePlanner
-from apps.agent.round_plan import enumeration_as_lines
+from apps.agent.round_plan import enumeration_as_lines, known_tool, rounds_so_far
 from apps.agent.runner import answer_question
 from tests.fakes import ScriptedChatModel, call, final, tools
 from tests.support.sales import BY_REGION, SALES
@@ -107,3 +107,12 @@ def test_a_model_without_a_plan_of_its_own_gets_the_rounds_it_made(binding):
 )
 def test_an_inline_enumeration_is_shown_one_item_per_line(text, shown):
     assert enumeration_as_lines(text) == shown
+
+
+def test_a_tool_name_the_model_made_up_is_never_shown_as_written():
+    assert known_tool("run_query", {"get_schema", "run_query"}) == "run_query"
+    assert known_tool("analyze_dataframe", {"run_query"}) == "analyze_dataframe"  # a documented alias
+    made_up = "<b>rm -rf</b> 999万"
+    assert "rm" not in known_tool(made_up, {"run_query"}) and "999" not in known_tool(made_up, {"run_query"})
+    plan = rounds_so_far([], [{"name": made_up, "args": {}}], 1, {"run_query"})
+    assert "999" not in plan and "rm" not in plan

@@ -26,7 +26,7 @@ from apps.agent.clarification import strip_marker
 from apps.agent.markup import strip_markup
 from apps.agent.messages import user_error
 from apps.agent.nodes.verify import verify_input
-from apps.agent.round_plan import enumeration_as_lines, outline_of, rounds_so_far
+from apps.agent.round_plan import enumeration_as_lines, known_tool, outline_of, rounds_so_far
 from apps.agent.state import LlmCall, RunContext, RunState
 from apps.agent.structured import Malformed, RoundPlan, StructuredReply, read_structured
 from apps.agent.verification.check import check_plan_text
@@ -216,7 +216,8 @@ def round_plan(
     current = state.steps + 1
     return RoundPlan(
         task_analysis=_shown(state, ctx, stated.task_analysis) or shown,
-        execution_plan=_shown(state, ctx, stated.execution_plan) or rounds_so_far(state.outcomes, planned, current),
+        execution_plan=_shown(state, ctx, stated.execution_plan)
+        or rounds_so_far(state.outcomes, planned, current, ctx.tools),
         current_round=stated.current_round or current,
     )
 
@@ -264,7 +265,7 @@ def plan(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     planned = [{"name": c["name"], "args": c["args"]} for c in reply.tool_calls]
     shown = shown_plan_text(state, ctx, text) if planned else ""
     outline = round_plan(state, ctx, turn, shown, planned)
-    over = [c["name"] for c in planned[ctx.max_parallel :]]
+    over = [known_tool(c["name"], ctx.tools) for c in planned[ctx.max_parallel :]]
     ctx.emit(
         "plan",
         step=state.steps + 1,
