@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import SuspiciousOperation
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -72,6 +73,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, DATABASE_DOWN):
         log.error("database unavailable: %s", type(exc).__name__, exc_info=exc)
         return Response(_database_unavailable_body(), status=503, headers={"Retry-After": "5"})
+    if isinstance(exc, SuspiciousOperation):  # too many form fields, a body over the size limit...
+        log.warning("request refused: %s", type(exc).__name__)
+        message = _("The request is too large or has too many fields; send a smaller body.")
+        return Response(error_body("request_too_large", message), status=400)
     if isinstance(exc, Http404):
         exc = drf.NotFound(_("Not found."))
     elif isinstance(exc, DjangoPermissionDenied):
@@ -81,6 +86,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return response
     if isinstance(exc, drf.ValidationError):
         body = error_body("invalid", _first_message(exc.detail), exc.detail)
+    elif isinstance(exc, drf.ParseError):
+        # The parser's own text is English and names its internals: say what to fix, in the caller's language.
+        body = error_body("parse_error", _("The request body could not be read: send valid JSON (or a form)."))
     else:
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code

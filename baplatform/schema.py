@@ -7,6 +7,7 @@ carrying documentation code.
 
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Any
 
@@ -97,24 +98,25 @@ def _bodies() -> dict[str, tuple[Any, Any]]:
     from apps.audit import api as audit
     from apps.conversations import api as conversations
     from apps.datasets import api as datasets
-    from apps.datasets import api_sources as sources
-    from apps.datasets.queryspec import QuerySpec
-    from apps.datasets.results import ResultTable
+    from apps.datasets.query import api as reads
+    from apps.datasets.query.results import ResultTable
+    from apps.datasets.query.spec import QuerySpec
+    from apps.datasets.sources import api as sources
 
     return {
         "DatasetListView": (datasets.DatasetUploadIn, OBJECT),
         "DatasetVersionsView": (datasets.DatasetUploadIn, OBJECT),
         "DatasetQueryView": (QuerySpec, ResultTable),
-        "DatasetRowsView": (datasets.SampleRowsIn, ResultTable),
+        "DatasetRowsView": (reads.SampleRowsIn, ResultTable),
         "DatasetSchemaView": (None, OBJECT),
-        "DatasetResolveView": (datasets.ResolveIn, OBJECT),
+        "DatasetResolveView": (reads.ResolveIn, OBJECT),
         "SynonymListView": (datasets.SynonymIn, OBJECT),
         "DatasetExportView": (QuerySpec, OpenApiTypes.BINARY),
         "DatasetPlotView": (OBJECT, OBJECT),  # {"query": QuerySpec, "plot": PlotSpec}
         "SourceListView": (sources.SourceIn, OBJECT),
         "SourceDetailView": (sources.SourceChangeIn, OBJECT),
-        "SourceQueryView": (sources.QueryIn, ResultTable),
-        "SourceSqlView": (sources.SqlIn, ResultTable),
+        "SourceQueryView": (reads.QueryIn, ResultTable),
+        "SourceSqlView": (reads.SqlIn, ResultTable),
         "SourceRowsView": (None, ResultTable),
         "ConversationListView": (conversations.ConversationIn, OBJECT),
         "MessageListView": (conversations.AskIn, AskResponse),
@@ -124,7 +126,7 @@ def _bodies() -> dict[str, tuple[Any, Any]]:
 
 
 def _parameters() -> dict[str, list[OpenApiParameter]]:
-    """Query parameters per view class name (list endpoints also take limit and offset)."""
+    """Query parameters per view class name (list endpoints also take limit and offset: _paginated)."""
     from apps.audit.models import ChangeAction
 
     families = sorted({value.split(".")[0] for value in ChangeAction.values})
@@ -133,7 +135,110 @@ def _parameters() -> dict[str, list[OpenApiParameter]]:
         str,
         description="one action (" + ", ".join(ChangeAction.values) + ") or a family (" + ", ".join(families) + ")",
     )
-    return {"AdminChangeListView": [action]}
+    month = OpenApiParameter("month", str, description="YYYY-MM; empty: the current month", pattern=r"^\d{4}-\d{2}$")
+    return {
+        "AdminChangeListView": [action],
+        "AuditEventListView": [OpenApiParameter("trace_id", str, description="only this run's events")],
+        "RunDetailView": [
+            OpenApiParameter("after", int, description="only the events after this seq (the last one you hold)")
+        ],
+        "BillingView": [month],
+        "BillingExportView": [month],
+        "ReplayView": [OpenApiParameter("current", bool, description="true: replay against the current version")],
+        "DatasetRowsView": [
+            OpenApiParameter("n", int, description="rows to return (1 to 50)"),
+            OpenApiParameter("columns", str, description="comma-separated column names; empty: all"),
+        ],
+        "SourceRowsView": [
+            OpenApiParameter("n", int, description="rows to return (1 to 50)"),
+            OpenApiParameter("columns", str, description="comma-separated column names; empty: all"),
+        ],
+    }
+
+
+PAGE_PARAMETERS = [
+    OpenApiParameter("limit", int, description="items per page (default 50, at most 500)"),
+    OpenApiParameter("offset", int, description="items to skip"),
+]
+
+# POSTs that create something answer 201; the ask answers 200 with the response, or 202 with wait=false.
+CREATED = {
+    "ConversationListView",
+    "DatasetListView",
+    "DatasetVersionsView",
+    "UploadView",
+    "SourceListView",
+    "SynonymListView",
+    "TokenListView",
+    "MemberListView",
+}
+# Views that answer a file: its media types (errors stay JSON).
+FILE_RESPONSES = {
+    "BillingExportView": ["text/csv"],
+    "RunResultView": ["text/csv", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+    "DatasetExportView": ["text/csv", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+    "SourceExportView": ["text/csv", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+}
+ERROR_STATUSES = {
+    400: "the request is invalid: `code` names the problem, `message` says what to do",
+    401: "no valid credentials",
+    403: "the token or role lacks the scope",
+    404: "not found (or another tenant's)",
+    405: "the path does not take this method",
+    429: "too many requests: retry after the Retry-After seconds",
+}
+
+
+def _error_body() -> Any:
+    from drf_spectacular.utils import inline_serializer
+    from rest_framework import serializers
+
+    return inline_serializer(
+        "ErrorBody",
+        fields={
+            "code": serializers.CharField(help_text="stable error code, the same in every language"),
+            "message": serializers.CharField(help_text="what went wrong and what to do, in the caller's language"),
+            "details": serializers.JSONField(required=False, help_text="per-field problems, when there are any"),
+        },
+    )
+
+
+def _run_accepted() -> Any:
+    from drf_spectacular.utils import inline_serializer
+    from rest_framework import serializers
+
+    return inline_serializer(
+        "RunAccepted",
+        fields={
+            "trace_id": serializers.CharField(),
+            "status": serializers.CharField(),
+            "run": serializers.CharField(help_text="the run to poll: GET runs/{trace_id}/"),
+        },
+    )
+
+
+def _paginated(view: Any) -> bool:
+    """A GET that pages its items with TenantAPIView.paginate (count, next, previous, results)."""
+    get = getattr(type(view), "get", None)
+    try:
+        return get is not None and "self.paginate(" in inspect.getsource(get)
+    except (OSError, TypeError):
+        return False
+
+
+def _page() -> Any:
+    from drf_spectacular.utils import inline_serializer
+    from rest_framework import serializers
+
+    return inline_serializer(
+        "Page",
+        fields={
+            "count": serializers.IntegerField(help_text="items in every page"),
+            "next": serializers.CharField(allow_null=True, help_text="the next page's URL"),
+            "previous": serializers.CharField(allow_null=True, help_text="the previous page's URL"),
+            "results": serializers.ListField(child=serializers.DictField(), help_text="this page's items"),
+        },
+    )
 
 
 class TenantAutoSchema(AutoSchema):
@@ -150,7 +255,8 @@ class TenantAutoSchema(AutoSchema):
         return _bodies().get(type(self.view).__name__)
 
     def get_override_parameters(self) -> list[Any]:
-        return [*super().get_override_parameters(), *_parameters().get(type(self.view).__name__, [])]
+        paging = PAGE_PARAMETERS if self.method == "GET" and _paginated(self.view) else []
+        return [*super().get_override_parameters(), *_parameters().get(type(self.view).__name__, []), *paging]
 
     def get_examples(self) -> list[OpenApiExample]:
         return _examples().get(type(self.view).__name__, []) if self.method == "POST" else []
@@ -164,6 +270,17 @@ class TenantAutoSchema(AutoSchema):
 
     def get_response_serializers(self) -> Any:
         declared = self._declared()
+        name = type(self.view).__name__
+        errors = dict.fromkeys(ERROR_STATUSES, _error_body())
         if self.method == "DELETE":
-            return {204: None}
-        return declared[1] if declared is not None else OBJECT
+            return {204: None, **errors}
+        body = declared[1] if declared is not None else OBJECT
+        if name in FILE_RESPONSES:
+            return {**{(200, media): OpenApiTypes.BINARY for media in FILE_RESPONSES[name]}, **errors}
+        if self.method == "GET" and _paginated(self.view):
+            return {200: _page() if body is OBJECT else body, **errors}  # a declared body is its own page
+        if self.method == "POST" and name == "MessageListView":
+            return {200: body, 202: _run_accepted(), **errors, 409: _error_body(), 429: _error_body()}
+        if self.method == "POST" and name in CREATED:
+            return {201: body, **errors, 409: _error_body(), 422: _error_body()}
+        return {200: body, **errors}

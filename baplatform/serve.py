@@ -19,6 +19,8 @@ from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+CLOSE_HANDSHAKE_SECONDS = 15
+
 
 def _language(headers: dict[str, str]) -> str | None:
     wanted = headers.get("accept-language", "").split(",")[0].split(";")[0].strip().lower()
@@ -43,7 +45,11 @@ class AnsweringWebSocketFactory(WebSocketFactory):
     protocol = AnsweringWebSocketProtocol
 
     def setProtocolOptions(self, *args: Any, **options: Any) -> None:  # noqa: N802 - autobahn's name
-        # A failed connection is closed with a close frame (code and reason), not dropped.
+        # A failed connection is closed with a close frame (code and reason), not dropped. The client may
+        # still be sending the oversized message when the close goes out; autobahn's 1 s wait for its
+        # close reply would then drop a socket with unread data, and the reset that follows discards the
+        # error event before the client reads it. Waiting longer lets the client finish and reply.
+        options.setdefault("closeHandshakeTimeout", CLOSE_HANDSHAKE_SECONDS)
         super().setProtocolOptions(*args, failByDrop=False, **options)
 
 

@@ -160,6 +160,9 @@ SOURCE_CONNECTION_TESTS_PER_MINUTE = env.int("SOURCE_CONNECTION_TESTS_PER_MINUTE
 # frame_too_large error and the socket closed (4413). Below daphne's own cap (1 MiB, --websocket-max-message-size),
 # so the application answers first; baplatform.serve makes daphne answer the bigger ones too.
 WS_MAX_MESSAGE_BYTES = env.int("WS_MAX_MESSAGE_BYTES", default=64 * 1024)
+# A conversation's verified answer is sent in answer.delta events of a few words each before its run.finished,
+# typed out over at most this many seconds in all (0: no pause between them, as in the tests).
+ANSWER_STREAM_SECONDS = env.float("ANSWER_STREAM_SECONDS", default=0.6)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -174,7 +177,12 @@ REST_FRAMEWORK = {
         "ask": env.str("ASK_THROTTLE_RATE", default="20/min"),
         "ask_tenant": env.str("ASK_TENANT_THROTTLE_RATE", default="120/min"),
     },
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # Date-times with their offset in the caller's tenant's time zone (TIME_ZONE when none), as the portal shows them.
+    "DEFAULT_RENDERER_CLASSES": [
+        "baplatform.renderers.LocalTimeJSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "baplatform.pagination.Pagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "baplatform.api_errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "baplatform.schema.TenantAutoSchema",
@@ -186,6 +194,7 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "BA Platform API",
     "DESCRIPTION": "Datasets, SQL sources, queries and verified answers. Send `Authorization: Bearer <token>`.",
     "VERSION": "1",
+    "OAS_VERSION": "3.1.0",  # JSON Schema proper: an optional field is {"type": "null"} in an anyOf (pydantic)
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
@@ -211,6 +220,12 @@ PLAN_QUOTAS: dict[str, dict[str, int | None]] = {
     "team": {"runs_per_month": 5_000, "tokens_per_month": 50_000_000, "storage_bytes": 20 * 1024**3},
     "enterprise": {"runs_per_month": None, "tokens_per_month": None, "storage_bytes": None},
 }
+# Runs of one tenant executing at once, per plan (None: unbounded); the tenant's further runs wait queued.
+PLAN_CONCURRENT_RUNS: dict[str, int | None] = {
+    "free": env.int("PLAN_FREE_CONCURRENT_RUNS", default=2),
+    "team": env.int("PLAN_TEAM_CONCURRENT_RUNS", default=8),
+    "enterprise": None,
+}
 # A queued or running run whose process showed no sign of life for this long is failed (its process
 # stopped); a process refreshes the heartbeat of its runs several times within this period.
 RUN_STALE_SECONDS = env.float("RUN_STALE_SECONDS", default=120.0)
@@ -219,6 +234,39 @@ RUN_STALE_SECONDS = env.float("RUN_STALE_SECONDS", default=120.0)
 INGEST_MAX_COLUMNS = env.int("INGEST_MAX_COLUMNS", default=1000)
 INGEST_TIMEOUT_SECONDS = env.float("INGEST_TIMEOUT_SECONDS", default=900.0)
 INGEST_STALE_SECONDS = env.float("INGEST_STALE_SECONDS", default=120.0)
+# With TASK_QUEUE=celery, an upload still waiting in the ingest queue after this long is failed.
+INGEST_QUEUE_WAIT_SECONDS = env.float("INGEST_QUEUE_WAIT_SECONDS", default=900.0)
+# Where runs and background ingests execute. "celery" (the default when CELERY_BROKER_URL, or else REDIS_URL, is
+# set): web processes store and enqueue a run, Celery workers (deploy/run --workers N) execute it and publish its
+# events through the channel layer. "local" (the embedded default): a pool of LOCAL_RUN_THREADS threads in the web
+# process (and a thread per background ingest).
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
+TASK_QUEUE = env.str("TASK_QUEUE", default="celery" if CELERY_BROKER_URL else "local")
+LOCAL_RUN_THREADS = env.int("LOCAL_RUN_THREADS", default=8)
+# A run still executing after this long is failed (run_timeout); Celery stops its process shortly after.
+RUN_TIME_LIMIT_SECONDS = env.float("RUN_TIME_LIMIT_SECONDS", default=600.0)
+# A run still queued after this long (no worker took it: none running, or the queue lost it) is failed.
+RUN_QUEUE_WAIT_SECONDS = env.float("RUN_QUEUE_WAIT_SECONDS", default=900.0)
+# Seconds before a run waiting for its tenant's concurrency bound is looked at again.
+RUN_FAIRNESS_RETRY_SECONDS = env.float("RUN_FAIRNESS_RETRY_SECONDS", default=1.0)
+# Celery (read by baplatform/celery.py): a task is acknowledged once it has run, so a worker lost mid-run gives its
+# run back (task_reject_on_worker_lost); one task at a time per worker process; the hard limit stops a process
+# still busy shortly after its run was failed for RUN_TIME_LIMIT_SECONDS; Redis gives an unacknowledged task to
+# another worker only after the visibility timeout, so it is longer than any run.
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="runs")
+# Background ingests have a queue of their own: its worker supervises each file's reader child process from a
+# thread (`celery worker -Q ingest --pool threads`; a prefork pool process may not start children).
+CELERY_INGEST_QUEUE = env.str("CELERY_INGEST_QUEUE", default="ingest")
+CELERY_TASK_ROUTES = {"datasets.ingest_version": {"queue": CELERY_INGEST_QUEUE}}
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = RUN_TIME_LIMIT_SECONDS + 60
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(max(RUN_TIME_LIMIT_SECONDS, INGEST_TIMEOUT_SECONDS) + 600)}
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_SEND_TASK_EVENTS = False
 QUERY_TIMEOUT_SECONDS = env.float("QUERY_TIMEOUT_SECONDS", default=20.0)
 QUERY_MAX_ROWS = 10_000  # rows a query may return (QuerySpec limit, SQL row cap)
 # Bytes a query's result may hold (every source, QuerySpec and free SQL), checked while fetching.

@@ -2,18 +2,17 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from baplatform import api_errors
+from baplatform import api_errors, api_paths
 
-api_v1 = [
+api_v1: list[URLPattern | URLResolver] = [
     path("", include("apps.tenants.api_urls")),
     path("", include("apps.datasets.api_urls")),
-    path("", include("apps.datasets.api_sources_urls")),
-    path("", include("apps.datasets.api_outputs_urls")),
     path("", include("apps.conversations.api_urls")),
     path("", include("apps.audit.api_urls")),
+    re_path(r"^(?P<path>.*[^/])$", api_paths.without_slash),  # last: only what no API path matched
 ]
 
 urlpatterns = [

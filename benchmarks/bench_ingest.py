@@ -90,7 +90,7 @@ def _case(name: str, src: Path, work: Path) -> None:
         from benchmarks.common import setup_django
 
         setup_django()
-        from apps.datasets.ingest import detect_format, ingest_file
+        from apps.datasets.ingest.load import detect_format, ingest_file
 
         started = time.perf_counter()
         fmt = detect_format(src, src.name)

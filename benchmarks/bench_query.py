@@ -84,11 +84,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     setup_django()
-    from apps.datasets import engine
-    from apps.datasets.compiler import compile_query
-    from apps.datasets.profile import profile_table
-    from apps.datasets.queryspec import QuerySpec
-    from apps.datasets.results import json_safe_rows
+    from apps.datasets.ingest.profile import profile_table
+    from apps.datasets.query import engine
+    from apps.datasets.query.compiler import compile_query
+    from apps.datasets.query.results import json_safe_rows
+    from apps.datasets.query.spec import QuerySpec
     from apps.datasets.selectors import execute_spec
 
     results = []

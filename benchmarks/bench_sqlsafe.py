@@ -21,7 +21,7 @@ def main() -> None:
     from django.utils import translation
 
     from apps.datasets.errors import QueryInvalid
-    from apps.datasets.sqlsafe import check_select
+    from apps.datasets.sources.sqlsafe import check_select
     from tests.support.sql_corpus import GOLD_MYSQL, GOLD_SQLITE, PAYLOADS, SHOP_TABLES
 
     translation.activate("en")

@@ -14,9 +14,15 @@ socket on the other process must also see every event of the run once (resumes g
 process too). --database-url postgres://USER@HOST:PORT/DB: a scratch database is created on that
 server (and dropped afterwards) instead of the SQLite file in the temporary data directory. --nginx (needs
 --database-url and REDIS_URL): after the rounds on one daphne process, the same rounds through nginx in
-front of two daphne processes started by deploy/run; memory is each daphne process's VmHWM.
+front of two daphne processes started by deploy/run, whose Celery workers execute the runs (once per
+--workers count, default 1 then 2); memory is each daphne process's VmHWM. --kill (with --nginx): one more
+round per worker count, in which a worker's pool process executing a run is killed (SIGKILL) mid-round; the
+killed run must end with run.failed (counted in errors) and every other run be answered, nothing lost.
+Direct daphne processes execute their runs themselves (TASK_QUEUE=local). One tenant asks every question, so its
+bound of concurrent runs and its ask rate limits are lifted, to measure the workers, not the limits.
 
-    .venv/bin/python -m benchmarks.bench_ws [--clients 10 25] [--resume] [--redis] [--nginx] [--database-url URL]
+    .venv/bin/python -m benchmarks.bench_ws [--clients 10 25] [--resume] [--redis] [--nginx [--workers 1 2] [--kill]]
+        [--database-url URL]
 """
 
 from __future__ import annotations
@@ -288,6 +294,14 @@ def configure(args: argparse.Namespace, data_dir: Path, database_url: str | None
             "REDIS_URL": os.environ.get("REDIS_URL", "") if shared else "",
             "OPENAI_API_KEY": "",  # the offline planner answers
             "TAVILY_API_KEY": "",
+            "TASK_QUEUE": "local",  # direct daphne processes run their own; deploy/run sets celery for its workers
+            "PLAN_FREE_CONCURRENT_RUNS": "1000",
+            "PLAN_TEAM_CONCURRENT_RUNS": "1000",
+            "ASK_THROTTLE_RATE": "100000/min",  # one token asks every question
+            "ASK_TENANT_THROTTLE_RATE": "100000/min",
+            # Queues of this run's own: workers of another deployment on the same Redis never take its runs.
+            "CELERY_QUEUE": f"{data_dir.name}-runs",
+            "CELERY_INGEST_QUEUE": f"{data_dir.name}-ingest",
         }
     )
     if shared and not os.environ["REDIS_URL"]:
@@ -302,6 +316,8 @@ def main() -> None:
     parser.add_argument("--resume", action="store_true", help="also a round where every client drops and resumes")
     parser.add_argument("--redis", action="store_true", help="two server processes sharing REDIS_URL")
     parser.add_argument("--nginx", action="store_true", help="also the same load through deploy/run (nginx + 2)")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="--nginx: Celery workers, per pass")
+    parser.add_argument("--kill", action="store_true", help="--nginx: also a round with a worker killed mid-run")
     parser.add_argument("--database-url", help="a PostgreSQL server URL: a scratch database is made there")
     parser.add_argument("--keep", action="store_true", help="keep the data directory (server logs) afterwards")
     args = parser.parse_args()
@@ -319,11 +335,14 @@ def main() -> None:
             ports = [free_port() for _ in range(servers)]
             pids = [direct.enter_context(daphne(p, data_dir / f"daphne-{i}.log")) for i, p in enumerate(ports)]
             rows, cold = asyncio.run(run_rounds(args, label, ports, lambda: pids, token, conversation_ids))
-        if args.nginx:  # the same load through nginx in front of two daphne processes (deploy/run)
-            with deployment(2, data_dir / "deploy-run.log") as deployed:
+        for workers in args.workers if args.nginx else []:  # the same load through deploy/run: nginx, 2 daphne
+            with deployment(2, data_dir / f"deploy-run-{workers}.log", workers=workers) as deployed:
+                label = f"nginx + 2 daphne + {workers} worker(s)"
                 more, _cold = asyncio.run(
-                    run_rounds(args, "nginx + 2 daphne", [deployed.port], deployed.daphne_pids, token, conversation_ids)
+                    run_rounds(args, label, [deployed.port], deployed.daphne_pids, token, conversation_ids)
                 )
+                if args.kill:
+                    more.append(asyncio.run(kill_round(label, deployed, token, conversation_ids, max(args.clients))))
             rows += more
     print(report(rows))
     database = "PostgreSQL" if args.database_url else "SQLite"
@@ -358,6 +377,40 @@ async def run_rounds(
             last_seqs = await stored_last_seqs(ports[0], token, outcomes)
             rows.append(summarize(outcomes, last_seqs, wall, f"{label}, {mode}", memory))
     return rows, warm[0].finished or float("nan")
+
+
+async def kill_round(
+    label: str, deployed: Any, token: str, conversation_ids: list[int], clients: int
+) -> dict[str, Any]:
+    """A round in which the pool process executing one of the runs is killed (SIGKILL) once runs are under way."""
+    import signal
+
+    from asgiref.sync import sync_to_async
+
+    from apps.conversations.models import Run, RunStatus
+
+    def victim() -> int | None:
+        running = Run.objects.unscoped_for_admin().filter(status=RunStatus.RUNNING, last_seq__gte=1)
+        worker = running.exclude(worker="").values_list("worker", flat=True).first()
+        return int(worker.rsplit(":", 1)[1]) if worker else None
+
+    ids = conversation_ids[1 : 1 + clients]
+    round_task = asyncio.ensure_future(round_of([deployed.port], token, ids, resume=False))
+    killed = None
+    while killed is None and not round_task.done():
+        pid = await sync_to_async(victim)()
+        if pid is not None:
+            os.kill(pid, signal.SIGKILL)
+            killed = pid
+        else:
+            await asyncio.sleep(0.02)
+    outcomes, wall = await round_task
+    failed = [o for o in outcomes if errors_of(o)]
+    for problem in sorted({p for o in failed for p in errors_of(o)}):
+        print(f"  {label}, {clients} clients, kill -9 of pool process {killed}: {problem}", file=sys.stderr)
+    memory = " / ".join(f"{peak_memory_mb(pid):.0f}" for pid in deployed.daphne_pids())
+    last_seqs = await stored_last_seqs(deployed.port, token, outcomes)
+    return summarize(outcomes, last_seqs, wall, f"{label}, kill -9 mid-run", memory)
 
 
 if __name__ == "__main__":

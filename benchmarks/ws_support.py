@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @contextmanager
 def scratch_database(server_url: str | None) -> Iterator[str | None]:
-    """A new PostgreSQL database on the given server, dropped afterwards; None: the SQLite file."""
+    """A new PostgreSQL database on the given server, dropped afterwards; None: the SQLite file. Django's options
+    in the URL's query (?conn_max_age=60) are kept on the scratch database's URL."""
     if not server_url:
         yield None
         return
@@ -29,13 +30,14 @@ def scratch_database(server_url: str | None) -> Iterator[str | None]:
     from psycopg import sql
 
     name = f"bench_ws_{uuid.uuid4().hex[:10]}"
-    base, _slash, _db = server_url.rpartition("/")
-    with psycopg.connect(server_url, autocommit=True) as admin:
+    address, _mark, options = server_url.partition("?")
+    base, _slash, _db = address.rpartition("/")
+    with psycopg.connect(address, autocommit=True) as admin:
         admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     try:
-        yield f"{base}/{name}"
+        yield f"{base}/{name}" + (f"?{options}" if options else "")
     finally:
-        with psycopg.connect(server_url, autocommit=True) as admin:
+        with psycopg.connect(address, autocommit=True) as admin:
             admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
@@ -80,17 +82,25 @@ class Deployment:
     port: int  # nginx's
     state_dir: Path  # deploy/run's pids, logs and nginx.conf
 
-    def daphne_pids(self) -> list[int]:
-        files = sorted(self.state_dir.glob("daphne-*.pid"), key=lambda p: int(p.stem.split("-")[1]))
+    def pids(self, kind: str) -> list[int]:
+        files = sorted(self.state_dir.glob(f"{kind}-*.pid"), key=lambda p: int(p.stem.split("-")[1]))
         return [int(f.read_text().strip()) for f in files]
+
+    def daphne_pids(self) -> list[int]:
+        return self.pids("daphne")
+
+    def worker_pids(self) -> list[int]:
+        """The Celery workers' main processes (their pool processes execute the runs)."""
+        return self.pids("worker")
 
 
 @contextmanager
-def deployment(processes: int, log_path: Path) -> Iterator[Deployment]:
-    """deploy/run (nginx in front of `processes` daphne processes) with this process's environment.
+def deployment(processes: int, log_path: Path, workers: int = 1) -> Iterator[Deployment]:
+    """deploy/run (nginx in front of `processes` daphne processes, `workers` Celery workers) with this process's
+    environment.
 
     Needs DATABASE_URL (PostgreSQL), REDIS_URL and BA_DATA_DIR in the environment; stopped with TERM,
-    which makes deploy/run stop nginx and every daphne process it started.
+    which makes deploy/run stop nginx and every daphne process and worker it started.
     """
     port, backend = free_port(), free_port_run(processes)
     state_dir = Path(os.environ["BA_DATA_DIR"]) / "deploy"
@@ -103,7 +113,7 @@ def deployment(processes: int, log_path: Path) -> Iterator[Deployment]:
     }
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
-            [str(ROOT / "deploy" / "run"), "--processes", str(processes)],
+            [str(ROOT / "deploy" / "run"), "--processes", str(processes), "--workers", str(workers)],
             cwd=ROOT,
             env=env,
             stdout=log,
@@ -121,7 +131,7 @@ def deployment(processes: int, log_path: Path) -> Iterator[Deployment]:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
         try:
-            proc.wait(timeout=30)
+            proc.wait(timeout=90)  # workers finish their runs first
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)

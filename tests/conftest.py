@@ -27,6 +27,8 @@ _seq = itertools.count(1)
 def _test_isolation(settings: Any) -> None:
     cache.clear()  # throttling counters must not leak between tests
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
+    settings.TASK_QUEUE = "local"  # runs execute in this process (test_celery_worker.py starts workers)
+    settings.ANSWER_STREAM_SECONDS = 0  # answer.delta events without the pause that types them out
 
 
 @pytest.fixture

@@ -46,6 +46,7 @@ def server_env(data_dir: Path, **extra: str) -> dict[str, str]:
         "DATABASE_URL": shared_database_url(),
         "OPENAI_API_KEY": "",  # set (empty) so a key in .env cannot send the test to a real model
         "TAVILY_API_KEY": "",
+        "TASK_QUEUE": "local",  # the server executes its runs itself unless a test starts Celery workers
         **extra,
     }
 

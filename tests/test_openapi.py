@@ -86,3 +86,25 @@ def test_the_administrative_changes_are_documented_with_their_filter(db, client)
     assert {"action", "actor", "changes", "secrets_changed", "created_at"} <= set(
         schema["components"]["schemas"][item]["properties"]
     )
+
+
+def test_the_schema_is_typed_for_integrators(db, client):
+    """Status codes as the API answers them, error bodies, paging and query parameters, valid OpenAPI 3.1."""
+    schema = yaml.safe_load(client.get("/api/schema/").content)
+    assert schema["openapi"].startswith("3.1")
+    paths, components = schema["paths"], schema["components"]["schemas"]
+    ask = paths["/api/v1/conversations/{conversation_id}/messages/"]["post"]
+    assert {"200", "202", "400", "404", "409", "429"} <= set(ask["responses"])
+    assert ask["responses"]["202"]["content"]["application/json"]["schema"]["$ref"].endswith("RunAccepted")
+    assert "Idempotency-Key" in [p["name"] for p in ask["parameters"] if p["in"] == "header"]
+    created = paths["/api/v1/conversations/"]["post"]["responses"]
+    assert "201" in created and "200" not in created
+    assert "204" in paths["/api/v1/tokens/{token_id}/"]["delete"]["responses"]
+    error = ask["responses"]["400"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert set(components[error]["required"]) == {"code", "message"}
+    listing = paths["/api/v1/conversations/"]["get"]
+    assert {"limit", "offset"} <= {p["name"] for p in listing["parameters"]}
+    page = listing["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert set(components[page]["properties"]) == {"count", "next", "previous", "results"}
+    run = paths["/api/v1/runs/{trace_id}/"]["get"]
+    assert "after" in [p["name"] for p in run["parameters"]]

@@ -30,6 +30,11 @@ class Clarification:
     choices: list[str] = field(default_factory=list)
 
 
+def quotes_a_number(text: str) -> bool:
+    """Whether the text has a digit: a clarification's question must not (it asks, it claims nothing)."""
+    return _DIGIT.search(text) is not None
+
+
 def write_clarification(clarification: Clarification) -> str:
     """The final text that asks `clarification` (the form read back by `read_clarification`)."""
     lines = [MARKER, clarification.question.strip()]
@@ -59,7 +64,7 @@ def read_clarification(text: str) -> Clarification | None:
             question_lines.append(line.strip())
     question = "\n".join(question_lines)
     choices = list(dict.fromkeys(choices))[:MAX_CHOICES]
-    if not question or len(choices) < 2 or _DIGIT.search(question):
+    if not question or len(choices) < 2 or quotes_a_number(question):
         return None
     return Clarification(question=question, choices=choices)
 

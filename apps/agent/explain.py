@@ -23,8 +23,8 @@ from apps.agent.messages import Lang
 from apps.agent.response import ExplanationOut, MeasureOut
 from apps.agent.tools import ToolOutcome
 from apps.datasets.errors import QueryInvalid
-from apps.datasets.expressions import Bin, Node, Ref, parse_expression
-from apps.datasets.queryspec import QuerySpec, Window
+from apps.datasets.query.expressions import Bin, Node, Ref, parse_expression
+from apps.datasets.query.spec import QuerySpec, Window
 
 SQL_CHARS = 4000
 TIME_KINDS = ("date", "datetime")

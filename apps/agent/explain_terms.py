@@ -8,8 +8,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from apps.datasets.expressions import Bin, Call, Neg, Node, Num, Ref
-from apps.datasets.queryspec import Aggregation, Filter
+from apps.datasets.query.expressions import Bin, Call, Neg, Node, Num, Ref
+from apps.datasets.query.spec import Aggregation, Filter
 
 GRAINS = {
     "day": gettext_lazy("by day"),

@@ -12,10 +12,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.utils import translation
+from django.utils.translation import gettext as _
 from langchain_core.language_models import BaseChatModel
 
 from apps.agent import providers
-from apps.agent.events import Emit, EventSink
+from apps.agent.events import Emit, EventSink, answer_chunks
 from apps.agent.graph import build_graph
 from apps.agent.messages import language_of, user_error
 from apps.agent.prompts import load_prompt
@@ -30,8 +31,9 @@ from baplatform.errors import InvalidInput
 
 log = logging.getLogger(__name__)
 
-MAX_QUESTION_CHARS = 2000
+MAX_QUESTION_CHARS = 2000  # the one limit: the API schema, the chat box and every ask path use it
 PROMPT_NAME = "analyst"
+MAX_DELTA_PAUSE_SECONDS = 0.05  # a short answer's few pieces still come quickly
 
 
 def _failed(trace_id: str, model_name: str, version: str, lang: Any, code: str = "internal") -> AskResponse:
@@ -45,13 +47,24 @@ def _failed(trace_id: str, model_name: str, version: str, lang: Any, code: str =
 def check_question(question: str) -> str:
     text = (question or "").strip()
     if not text:
-        raise InvalidInput("ask a question (the text is empty)", code="empty_question")
+        raise InvalidInput(_("ask a question (the text is empty)"), code="empty_question")
     if len(text) > MAX_QUESTION_CHARS:
         raise InvalidInput(
-            f"the question is {len(text):,} characters long; keep it under {MAX_QUESTION_CHARS:,}",
+            _("the question is %(length)s characters long; keep it to at most %(max)s")
+            % {"length": f"{len(text):,}", "max": f"{MAX_QUESTION_CHARS:,}"},
             code="question_too_long",
         )
     return text
+
+
+def stream_answer(sink: EventSink, answer: str, seconds: float) -> None:
+    """The verified answer in answer.delta events, a short pause apart (`seconds` in all, at most)."""
+    chunks = answer_chunks(answer)
+    pause = min(MAX_DELTA_PAUSE_SECONDS, seconds / max(len(chunks), 1))
+    for i, chunk in enumerate(chunks):
+        if i and pause > 0:
+            time.sleep(pause)
+        sink("answer.delta", text=chunk)
 
 
 def answer_question(
@@ -66,7 +79,10 @@ def answer_question(
     actor: str = "",
     extra_tools: Sequence[Tool] = (),
     link_for: Callable[[str, str], str | None] | None = None,
+    typing_seconds: float = 0.0,
 ) -> AskResponse:
+    """`typing_seconds`: how long the verified answer's answer.delta events take at most, for people watching
+    them arrive (a conversation's run: ANSWER_STREAM_SECONDS); 0 sends them without a pause."""
     question = check_question(question)
     trace_id = trace_id or uuid.uuid4().hex
     with log_context.bind(trace_id=trace_id, tenant=binding.tenant.slug, actor=actor):
@@ -83,6 +99,7 @@ def answer_question(
             actor=actor,
             extra_tools=extra_tools,
             link_for=link_for,
+            typing_seconds=typing_seconds,
         )
         duration = round((time.perf_counter() - started) * 1000, 3)
         log.info("run finished", extra={"status": response.status, "duration_ms": duration})
@@ -101,6 +118,7 @@ def _answer(
     actor: str,
     extra_tools: Sequence[Tool],
     link_for: Callable[[str, str], str | None] | None,
+    typing_seconds: float,
 ) -> AskResponse:
     sink = EventSink(trace_id, emit)
     if model is None:
@@ -137,5 +155,7 @@ def _answer(
         response = _failed(trace_id, model_name, prompt.version, lang)
     if response.status == "failed" and response.error is None:
         response.error = user_error("internal", lang)
+    if response.status == "answered":  # verified: now, and only now, its text is typed out
+        stream_answer(sink, response.answer, typing_seconds)
     sink("run.finished" if response.status != "failed" else "run.failed", response=response.model_dump(mode="json"))
     return response

@@ -12,7 +12,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -21,14 +21,15 @@ from pydantic import ValidationError as PydanticValidationError
 
 from apps.agent.aliases import ALIASES, CanonicalCall, canonical_call
 from apps.agent.failures import failure_reason
-from apps.datasets import selectors, sources
+from apps.datasets import selectors
+from apps.datasets.data_source import FILE_TABLE, DataSource, SourceType, data_source_for
 from apps.datasets.errors import SourceFailure
+from apps.datasets.ingest.profile import TableProfile
 from apps.datasets.models import Dataset, DatasetVersion, SqlSource
-from apps.datasets.plot import PlotSpec, build_echarts
-from apps.datasets.profile import TableProfile
-from apps.datasets.queryspec import QuerySpec
-from apps.datasets.resolve import mapped_columns, resolve_fields
-from apps.datasets.results import ResultTable, json_safe
+from apps.datasets.outputs.plot import PlotSpec, build_echarts
+from apps.datasets.query.resolve import mapped_columns, resolve_fields
+from apps.datasets.query.results import ResultTable, json_safe
+from apps.datasets.query.spec import QuerySpec
 from apps.tenants.models import Tenant
 from baplatform.errors import PlatformError
 
@@ -174,20 +175,26 @@ class ToolOutcome(BaseModel):
 
 @dataclass(frozen=True)
 class DataBinding:
-    """What one run may read: a dataset's current version, or a SQL source. Set by the caller."""
+    """What one run may read: a dataset's current version, or a SQL source. Set by the caller; the tools
+    read it through `data`, the DataSource chosen once from it."""
 
     tenant: Tenant
     dataset: Dataset | None = None
     version: DatasetVersion | None = None
     source: SqlSource | None = None
+    data: DataSource = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        data = data_source_for(tenant=self.tenant, dataset=self.dataset, version=self.version, source=self.source)
+        object.__setattr__(self, "data", data)
 
     @property
-    def source_type(self) -> Literal["file", "sql"]:
-        return "sql" if self.source is not None else "file"
+    def source_type(self) -> SourceType:
+        return self.data.kind
 
     @property
     def name(self) -> str:
-        return self.source.name if self.source is not None else (self.dataset.name if self.dataset else "")
+        return self.data.name
 
     @classmethod
     def for_dataset(cls, *, tenant: Tenant, dataset: Dataset) -> DataBinding:
@@ -205,10 +212,11 @@ class ToolInputError(PlatformError):
 
 
 def _table_of(binding: DataBinding, table: str | None) -> str:
-    if binding.source is None:
-        if table not in (None, "", "data"):
+    """The table a call reads: a file dataset's only table may go unnamed, a SQL source's must be named."""
+    if binding.data.kind == "file":
+        if table not in (None, "", FILE_TABLE):
             raise ToolInputError("this data is a file dataset with one table: omit 'table'")
-        return "data"
+        return FILE_TABLE
     if not table:
         raise ToolInputError("name the table (call list_tables to see them)", code="table_required")
     return table
@@ -229,24 +237,8 @@ def _same_dataset(binding: DataBinding, args: _Args) -> None:
         )
 
 
-def _version(binding: DataBinding) -> DatasetVersion:
-    if binding.version is None:
-        raise ToolInputError("this run has no dataset version to read", code="no_data")
-    return binding.version
-
-
 def _schema(binding: DataBinding, table: str | None) -> TableProfile:
-    if binding.source is not None:
-        return sources.get_schema(binding.source, _table_of(binding, table))
-    _table_of(binding, table)
-    return selectors.schema_of(_version(binding))
-
-
-def _synonyms(binding: DataBinding) -> dict[str, str]:
-    """The tenant's words for the dataset's columns ({word: column}); SQL sources have none."""
-    if binding.source is not None or binding.dataset is None:
-        return {}
-    return selectors.synonyms_for(tenant=binding.tenant, dataset=binding.dataset)
+    return binding.data.schema(_table_of(binding, table))
 
 
 def _schema_outcome(profile: TableProfile, synonyms: dict[str, str]) -> dict[str, Any]:
@@ -279,26 +271,16 @@ def _table_outcome(result: ResultTable) -> dict[str, Any]:
 
 
 def _get_schema(binding: DataBinding, args: GetSchemaArgs, previous: Sequence[ToolOutcome]) -> dict[str, Any]:
-    return _schema_outcome(_schema(binding, args.table), _synonyms(binding))
+    return _schema_outcome(_schema(binding, args.table), binding.data.synonyms())
 
 
 def _sample_rows(binding: DataBinding, args: SampleRowsArgs, previous: Sequence[ToolOutcome]) -> dict[str, Any]:
-    columns = args.columns or None
-    if binding.source is not None:
-        result = sources.sample_rows(binding.source, _table_of(binding, args.table), n=args.n, columns=columns)
-    else:
-        _table_of(binding, args.table)
-        result = selectors.sample_rows(version=_version(binding), n=args.n, columns=columns)
-    return _table_outcome(result)
+    table = _table_of(binding, args.table)
+    return _table_outcome(binding.data.sample_rows(table, n=args.n, columns=args.columns or None))
 
 
 def _run_query(binding: DataBinding, args: RunQueryArgs, previous: Sequence[ToolOutcome]) -> dict[str, Any]:
-    if binding.source is not None:
-        result = sources.run_query(binding.source, _table_of(binding, args.table), args.spec)
-    else:
-        _table_of(binding, args.table)
-        result = selectors.run_query(version=_version(binding), spec=args.spec)
-    return _table_outcome(result)
+    return _table_outcome(binding.data.run_query(args.spec, _table_of(binding, args.table)))
 
 
 def _plot(binding: DataBinding, args: PlotArgs, previous: Sequence[ToolOutcome]) -> dict[str, Any]:
@@ -313,7 +295,7 @@ def _plot(binding: DataBinding, args: PlotArgs, previous: Sequence[ToolOutcome])
 
 
 def _resolve_fields(binding: DataBinding, args: ResolveFieldsArgs, previous: Sequence[ToolOutcome]) -> dict[str, Any]:
-    resolutions = resolve_fields(args.terms, _schema(binding, args.table), synonyms=_synonyms(binding))
+    resolutions = resolve_fields(args.terms, _schema(binding, args.table), synonyms=binding.data.synonyms())
     payload = {
         "mapped_columns": mapped_columns(resolutions),
         "resolutions": [r.model_dump(mode="json") for r in resolutions],
@@ -322,9 +304,7 @@ def _resolve_fields(binding: DataBinding, args: ResolveFieldsArgs, previous: Seq
 
 
 def _list_tables(binding: DataBinding, args: ListTablesArgs, previous: Sequence[ToolOutcome]) -> dict[str, Any]:
-    if binding.source is None:
-        raise ToolInputError("this data is a file dataset with one table; call get_schema")
-    tables = sources.list_tables(binding.source)
+    tables = binding.data.list_tables()
     return {
         "columns": ["table"],
         "rows": [[t] for t in tables],
@@ -336,9 +316,7 @@ def _list_tables(binding: DataBinding, args: ListTablesArgs, previous: Sequence[
 def _execute_sql_safe(
     binding: DataBinding, args: ExecuteSqlSafeArgs, previous: Sequence[ToolOutcome]
 ) -> dict[str, Any]:
-    if binding.source is None:
-        raise ToolInputError("execute_sql_safe is for SQL sources; on a file dataset use run_query")
-    return _table_outcome(sources.execute_sql_safe(binding.source, args.sql, args.params))
+    return _table_outcome(binding.data.execute_sql(args.sql, args.params))
 
 
 @dataclass(frozen=True)

@@ -23,18 +23,9 @@ from apps.audit.admin_review import review_panel
 from apps.audit.changes import Actor
 from apps.audit.models import DetectionPattern, InterceptionLog, RequiredToolRule, WhitelistPattern
 from apps.audit.rule_services import rule_delete, rule_save
+from apps.audit.rule_vocabulary import default_pattern_codes, known_tool_names
 
 NEXT_RUN = gettext_lazy("Saved changes apply to the next run; runs already under way keep the rules they started with.")
-# Added per run by apps.agent.providers.optional_tools when web access is configured.
-OPTIONAL_TOOL_NAMES = ("search_web", "web_reader")
-
-
-def known_tool_names() -> list[str]:
-    """Canonical tool names, then the requirement documents' aliases of them (rules match either)."""
-    from apps.agent.aliases import ALIASES
-    from apps.agent.tools import TOOLS
-
-    return [*sorted({*TOOLS, *OPTIONAL_TOOL_NAMES}), *sorted(ALIASES)]
 
 
 class MatchedPatternFilter(admin.SimpleListFilter):
@@ -44,10 +35,8 @@ class MatchedPatternFilter(admin.SimpleListFilter):
     parameter_name = "pattern"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        from apps.agent.verification.patterns import DEFAULT_PATTERNS
-
         stored = list(DetectionPattern.objects.order_by("code").values_list("code", flat=True))
-        codes = stored or sorted(p.code for p in DEFAULT_PATTERNS)  # none stored: the built-in defaults apply
+        codes = stored or sorted(default_pattern_codes())  # none stored: the built-in defaults apply
         return [(code, code) for code in codes]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:

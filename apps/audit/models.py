@@ -162,6 +162,7 @@ class UsageRecord(TenantOwnedModel):
 class ChangeAction(models.TextChoices):
     """What an administrative change did; the prefix names the kind of object changed."""
 
+    TENANT_TIME_ZONE = "tenant.time_zone", _("Time zone changed")
     TOKEN_CREATE = "token.create", _("API token created")
     TOKEN_REVOKE = "token.revoke", _("API token revoked")
     MEMBER_ADD = "member.add", _("Member added")

@@ -34,7 +34,9 @@ def month_start(now: dt.datetime | None = None) -> dt.datetime:
 
 
 def month_usage(tenant: Tenant) -> dict[str, int]:
-    rows = UsageRecord.objects.for_tenant(tenant).filter(created_at__gte=month_start())
+    with timezone.override(tenant.time_zone):  # the tenant's month, whether asked from a page, the API or a socket
+        start = month_start()
+    rows = UsageRecord.objects.for_tenant(tenant).filter(created_at__gte=start)
     runs = rows.filter(kind=UsageKind.RUN).count()
     tokens = rows.filter(kind=UsageKind.LLM_CALL).aggregate(i=Sum("input_tokens"), o=Sum("output_tokens"))
     return {"runs": runs, "tokens": (tokens["i"] or 0) + (tokens["o"] or 0)}
@@ -87,3 +89,9 @@ def check_storage_allowed(tenant: Tenant, incoming_bytes: int) -> None:
             % {"total": _human(used + incoming_bytes), "limit": _human(limit)},
             code="storage_quota_exceeded",
         )
+
+
+def concurrent_runs_limit(tenant: Tenant) -> int | None:
+    """How many of the tenant's runs may execute at once (its plan's PLAN_CONCURRENT_RUNS; None: unbounded)."""
+    limits = settings.PLAN_CONCURRENT_RUNS
+    return limits.get(tenant.plan, limits.get("free"))

@@ -16,6 +16,7 @@ from apps.audit.models import AdminChange, AuditEvent, InterceptionLog, UsageKin
 from apps.audit.questions import questions_from_registered
 from apps.audit.quotas import month_start, quotas_of, storage_used
 from apps.tenants.models import Tenant
+from apps.tenants.zones import current_zone_label
 from baplatform.errors import InvalidInput
 
 
@@ -63,7 +64,8 @@ def run_questions(*, tenant: Tenant, trace_ids: list[str]) -> dict[str, str]:
 
 
 def month_bounds(month: str | None) -> tuple[dt.datetime, dt.datetime]:
-    """[start, end) of a calendar month given as YYYY-MM (default: this month), in the platform's time zone."""
+    """[start, end) of a calendar month given as YYYY-MM (default: this month), in the current time zone
+    (the tenant's, in its pages and API requests; the platform's in the staff admin)."""
     if month:
         try:
             first = dt.datetime.strptime(month, "%Y-%m")  # noqa: DTZ007 - made aware just below
@@ -139,7 +141,20 @@ def billing_csv(*, tenant: Tenant, month: str | None = None) -> bytes:
     )
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["time", "kind", "actor", "model", "input_tokens", "output_tokens", "cost_usd", "rows", "trace_id"])
+    # The times are in the tenant's zone (activated for the request); the header names it.
+    writer.writerow(
+        [
+            f"time ({current_zone_label()})",
+            "kind",
+            "actor",
+            "model",
+            "input_tokens",
+            "output_tokens",
+            "cost_usd",
+            "rows",
+            "trace_id",
+        ]
+    )
     for r in rows:
         writer.writerow(
             [

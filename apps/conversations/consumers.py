@@ -32,8 +32,8 @@ from django.http import Http404
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from apps.conversations import selectors, services
-from apps.conversations.broadcast import remember_server_loop
+from apps.conversations import access, selectors, services
+from apps.conversations.events import group_name, remember_server_loop
 from apps.conversations.models import ACTIVE, Conversation, Run
 from apps.observability import context as log_context
 from apps.tenants.context import TenantContext
@@ -90,13 +90,13 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         if ctx is None:
             code = self.scope.get("auth_rejection") or "unauthenticated"
             return await self.refuse(code, _("Sign in, or send a valid API token."), CLOSE_UNAUTHENTICATED)
-        if CONVERSATIONS_READ not in ctx.scopes:
+        if CONVERSATIONS_READ not in ctx.scopes and CONVERSATIONS_WRITE not in ctx.scopes:
             return await self.refuse("missing_scope", _("This needs the conversations:read scope."), CLOSE_FORBIDDEN)
         conversation = await self._conversation(ctx, int(self.scope["url_route"]["kwargs"]["conversation_id"]))
-        if conversation is None:
+        if conversation is None or not access.may_read_conversation(ctx, conversation):  # write: its own only
             return await self.refuse("not_found", _("Not found."), CLOSE_NOT_FOUND)
         self.ctx, self.conversation = ctx, conversation
-        await self.channel_layer.group_add(services.group_name(conversation.pk), self.channel_name)
+        await self.channel_layer.group_add(group_name(conversation.pk), self.channel_name)
         # Read after group_add: every event past last_seq reaches this socket live.
         active = await database_sync_to_async(selectors.active_run)(conversation=conversation)
         ready = {"trace_id": active.trace_id, "last_seq": active.last_seq} if active else None
@@ -127,7 +127,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         if self.catching_up is not None:
             self.catching_up.cancel()
         if self.conversation is not None:
-            await self.channel_layer.group_discard(services.group_name(self.conversation.pk), self.channel_name)
+            await self.channel_layer.group_discard(group_name(self.conversation.pk), self.channel_name)
 
     async def error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})
@@ -177,7 +177,9 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
             message = {"type": "error", "code": "rate_limited", "message": ask_refusal(wait), "retry_after": wait}
             return await self.send_json(message)
         try:
-            run = await database_sync_to_async(self._ask)(question)
+            # Off the process's one thread for database work, so asks arriving together are stored side by side
+            # (each on a thread and connection of its own) instead of one after another.
+            run = await database_sync_to_async(self._ask, thread_sensitive=False)(question)
         except PlatformError as exc:
             return await self.error(exc.code, exc.message)
         self.sent.setdefault(run.trace_id, 0)

@@ -70,6 +70,9 @@ class Run(TenantOwnedModel):
     # process stopped is found by its heartbeat going stale (apps/conversations/recovery.py).
     worker = models.CharField(max_length=200, blank=True, db_index=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # How many times a process began executing it (a run delivered again after its worker was lost is retried
+    # once if it had sent nothing yet).
+    attempts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]

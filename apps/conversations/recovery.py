@@ -2,9 +2,11 @@
 
 Each run records the process executing it (`worker`, host:pid) and a heartbeat, refreshed on every
 event and by a ticker thread while the run is in flight here (a model may think for a while between
-events). A queued or running run whose heartbeat is older than RUN_STALE_SECONDS is failed with a
-final stored and broadcast `run.failed` event; reads of runs do this lazily, `manage.py recover_runs`
-at once. When this process shuts down, its runs in flight are failed the same way.
+events). A running run whose heartbeat is older than RUN_STALE_SECONDS is failed with a final stored
+and broadcast `run.failed` event; a queued one only after RUN_QUEUE_WAIT_SECONDS (it may wait its turn in
+Celery's queue, where no process refreshes it). Reads of runs do this lazily, `manage.py recover_runs` at
+once. The ticker also fails a run of this process still executing after RUN_TIME_LIMIT_SECONDS. When this
+process shuts down, its runs in flight are failed the same way.
 """
 
 from __future__ import annotations
@@ -23,12 +25,15 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.conversations.broadcast import broadcast
+from apps.conversations.events import publish_quietly
 from apps.conversations.models import ACTIVE, Conversation, Message, Run, RunEvent, RunStatus
 
 log = logging.getLogger(__name__)
 
 WORKER_STOPPED_CODE = "worker_stopped"
+QUEUE_TIMEOUT_CODE = "queue_timeout"
+QUEUE_UNAVAILABLE_CODE = "queue_unavailable"
+RUN_TIMEOUT_CODE = "run_timeout"
 
 
 def worker_id() -> str:
@@ -40,28 +45,51 @@ def stopped_message() -> str:
     return _("the server running this question stopped; ask again")
 
 
-def _stale_before(now: datetime | None = None) -> datetime:
-    return (now or timezone.now()) - timedelta(seconds=settings.RUN_STALE_SECONDS)
+def stopped_error(code: str = WORKER_STOPPED_CODE) -> dict[str, str]:
+    """The error a run failed from outside its graph ends with (the process stopped, the queue, the time limit)."""
+    messages = {
+        QUEUE_TIMEOUT_CODE: _("no worker took this question in time; ask again in a moment"),
+        QUEUE_UNAVAILABLE_CODE: _("the question could not be queued (the task queue is unavailable); ask again"),
+        RUN_TIMEOUT_CODE: _("answering took longer than %(seconds)s s and was stopped; ask a narrower question")
+        % {"seconds": f"{settings.RUN_TIME_LIMIT_SECONDS:g}"},
+    }
+    return {"code": code, "message": messages.get(code) or stopped_message()}
+
+
+def _stale_before(now: datetime | None = None, *, queued: bool = False) -> datetime:
+    seconds = settings.RUN_STALE_SECONDS
+    if queued:
+        seconds = max(seconds, settings.RUN_QUEUE_WAIT_SECONDS)
+    return (now or timezone.now()) - timedelta(seconds=seconds)
 
 
 def is_stale(run: Run, *, now: datetime | None = None) -> bool:
     if run.status not in ACTIVE:
         return False
     alive_at = run.heartbeat_at or run.created_at
-    return alive_at < _stale_before(now)
+    return alive_at < _stale_before(now, queued=run.status == RunStatus.QUEUED)
 
 
 def _stale_filter(now: datetime | None = None) -> Q:
-    cutoff = _stale_before(now)
-    return Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, created_at__lt=cutoff)
+    found = Q()
+    for status in ACTIVE:
+        cutoff = _stale_before(now, queued=status == RunStatus.QUEUED)
+        lost = Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, created_at__lt=cutoff)
+        found |= Q(status=status) & lost
+    return found
 
 
-def run_fail_stopped(*, run: Run, reason: str = "stale") -> bool:
+def _stale_error(run: Run) -> dict[str, str]:
+    queued_in_celery = run.status == RunStatus.QUEUED and not run.worker
+    return stopped_error(QUEUE_TIMEOUT_CODE if queued_in_celery else WORKER_STOPPED_CODE)
+
+
+def run_fail_stopped(*, run: Run, reason: str = "stale", error: dict[str, str] | None = None) -> bool:
     """Fail an active run whose process stopped: status, response and a final run.failed event.
 
     False when the run had ended meanwhile (checked under a row lock, so two processes never both do it).
     """
-    response = {"status": "failed", "error": {"code": WORKER_STOPPED_CODE, "message": stopped_message()}}
+    response = {"status": "failed", "error": error or stopped_error()}
     with transaction.atomic():
         locked = Run.objects.for_tenant(run.tenant).select_for_update().filter(pk=run.pk, status__in=ACTIVE).first()
         if locked is None:
@@ -78,8 +106,7 @@ def run_fail_stopped(*, run: Run, reason: str = "stale") -> bool:
             response=response, status=RunStatus.FAILED
         )
         payload = {"type": event.type, "trace_id": locked.trace_id, "seq": seq, "data": event.data}
-        group = f"conversation.{locked.conversation_id}"
-        transaction.on_commit(lambda: _broadcast_quietly(group, payload, locked.trace_id))
+        transaction.on_commit(lambda: publish_quietly(locked.conversation_id, payload))
     log.warning(
         "run failed: its process stopped",
         extra={"run_trace_id": locked.trace_id, "worker": locked.worker, "reason": reason},
@@ -88,17 +115,10 @@ def run_fail_stopped(*, run: Run, reason: str = "stale") -> bool:
     return True
 
 
-def _broadcast_quietly(group: str, event: dict[str, object], trace_id: str) -> None:
-    try:
-        broadcast(group, {"type": "run.event", "event": event})
-    except Exception:  # stored already: clients read it on resume or catch-up
-        log.exception("could not broadcast the failure of run %s", trace_id)
-
-
 def run_check_alive(run: Run) -> Run:
     """The run as read, failed first if its process stopped (no query unless it is active and stale)."""
     if is_stale(run):
-        run_fail_stopped(run=run)
+        run_fail_stopped(run=run, error=_stale_error(run))
     return run
 
 
@@ -108,7 +128,15 @@ def stale_runs_fail(*, conversation: Conversation | None = None) -> int:
     found = runs.filter(status__in=ACTIVE).filter(_stale_filter()).select_related("tenant")
     if conversation is not None:
         found = found.filter(conversation=conversation)
-    return sum(run_fail_stopped(run=run) for run in found)
+    return sum(run_fail_stopped(run=run, error=_stale_error(run)) for run in found)
+
+
+def run_fail_unqueued(*, run_id: int, tenant_id: int) -> bool:
+    """Fail a run the task queue refused (the broker is unavailable), so its client is told at once."""
+    run = Run.objects.unscoped_for_admin().filter(pk=run_id, tenant_id=tenant_id).select_related("tenant").first()
+    if run is None:
+        return False
+    return run_fail_stopped(run=run, reason="could not be queued", error=stopped_error(QUEUE_UNAVAILABLE_CODE))
 
 
 def worker_runs_fail(*, worker: str, reason: str = "worker stopped") -> int:
@@ -142,7 +170,7 @@ class _InFlight:
             return sorted(self.run_ids)
 
     def _tick_forever(self) -> None:
-        interval = max(0.5, min(30.0, settings.RUN_STALE_SECONDS / 4))
+        interval = max(0.5, min(30.0, settings.RUN_STALE_SECONDS / 4, settings.RUN_TIME_LIMIT_SECONDS / 4))
         while True:
             time.sleep(interval)
             ids = self.snapshot()
@@ -152,10 +180,20 @@ class _InFlight:
                 Run.objects.unscoped_for_admin().filter(pk__in=ids, status__in=ACTIVE).update(
                     heartbeat_at=timezone.now()
                 )
+                self.fail_overdue(ids)
             except Exception:  # the database may be briefly away; the next tick tries again
                 log.exception("could not refresh the heartbeat of runs %s", ids)
             finally:
                 close_old_connections()
+
+    def fail_overdue(self, ids: list[int]) -> int:
+        """Fail this process's runs still executing after RUN_TIME_LIMIT_SECONDS (what they emit later is dropped)."""
+        cutoff = timezone.now() - timedelta(seconds=settings.RUN_TIME_LIMIT_SECONDS)
+        overdue = Run.objects.unscoped_for_admin().filter(pk__in=ids, status=RunStatus.RUNNING, started_at__lt=cutoff)
+        error = stopped_error(RUN_TIMEOUT_CODE)
+        return sum(
+            run_fail_stopped(run=run, reason="time limit", error=error) for run in overdue.select_related("tenant")
+        )
 
     def fail_all(self, reason: str) -> int:
         """Best effort at shutdown: fail this process's runs in flight so clients elsewhere hear of it."""

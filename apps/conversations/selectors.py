@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from apps.conversations import recovery
 from apps.conversations.models import ACTIVE, Conversation, Message, Run, RunEvent
@@ -16,8 +16,13 @@ from apps.tenants.models import Tenant
 from apps.tenants.scoping import get_for_tenant_or_404
 
 
-def conversation_list(*, tenant: Tenant) -> QuerySet[Conversation]:
-    return Conversation.objects.for_tenant(tenant).select_related("dataset", "source")
+def conversation_list(*, tenant: Tenant, search: str = "") -> QuerySet[Conversation]:
+    """The tenant's conversations, newest activity first; `search` matches the title or any question asked."""
+    rows = Conversation.objects.for_tenant(tenant).select_related("dataset", "source")
+    if search:
+        asked = Message.objects.for_tenant(tenant).filter(question__icontains=search).values("conversation_id")
+        rows = rows.filter(Q(title__icontains=search) | Q(pk__in=asked))
+    return rows.order_by("-updated_at", "-id")
 
 
 def conversation_get(*, tenant: Tenant, conversation_id: int) -> Conversation:

@@ -1,4 +1,5 @@
-"""REST endpoints for datasets: upload, list, detail with schema, sample rows, query, versions.
+"""REST endpoints for datasets: upload, list, detail with schema, versions, synonyms. Reading a dataset's data
+(schema, rows, query, resolve) is in apps/datasets/query/api.py, the same views as for SQL sources.
 
 Bodies and answers carry the requirement documents' names (file_id, dataset_id, example_values,
 mapped_columns) beside the richer ones.
@@ -17,11 +18,10 @@ from rest_framework.response import Response
 from apps.audit.changes import VIA_API, Actor
 from apps.datasets import selectors, services
 from apps.datasets.errors import QueryInvalid
+from apps.datasets.ingest.profile import TableProfile
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload
-from apps.datasets.profile import TableProfile
-from apps.datasets.resolve import mapped_columns, resolve_fields
-from apps.datasets.validation import parse_spec
 from apps.tenants.api_base import TenantAPIView
+from apps.tenants.idempotency import idempotent
 from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE
 from apps.tenants.scoping import get_for_tenant_or_404
 
@@ -82,17 +82,6 @@ def schema_out(version: DatasetVersion) -> dict[str, Any]:
     return TableProfile.model_validate(version.profile).model_dump(mode="json")
 
 
-def same_dataset(dataset: Dataset, given: Any) -> None:
-    """A documented body may name its dataset; the URL already does, so the two must agree."""
-    if given in (None, "") or str(given).strip() == str(dataset.pk):
-        return
-    raise QueryInvalid(
-        _("dataset_id %(given)s in the body is not this dataset (%(id)s); send %(id)s or leave it out")
-        % {"given": str(given)[:40], "id": dataset.pk},
-        code="dataset_mismatch",
-    )
-
-
 class DatasetUploadIn(serializers.Serializer):
     file = serializers.FileField(required=False, allow_empty_file=True)  # the ingest explains empty files
     upload = serializers.IntegerField(required=False, help_text="id of a staged upload instead of a file")
@@ -141,6 +130,7 @@ class UploadView(_DatasetsBase):
 
     scope_map = {"POST": DATASETS_WRITE}
 
+    @idempotent
     def post(self, request: Request) -> Response:
         file = request.FILES.get("file")
         if file is None:
@@ -164,6 +154,7 @@ class DatasetListView(_DatasetsBase):
     def get(self, request: Request) -> Response:
         return self.paginate(selectors.dataset_list(tenant=self.tenant), dataset_out)
 
+    @idempotent
     def post(self, request: Request) -> Response:
         data = DatasetUploadIn(data=request.data)
         data.is_valid(raise_exception=True)
@@ -195,6 +186,7 @@ class DatasetDetailView(TenantAPIView):
 class DatasetVersionsView(_DatasetsBase):
     scope_map = {"POST": DATASETS_WRITE}
 
+    @idempotent
     def post(self, request: Request, dataset_id: int) -> Response:
         dataset = selectors.dataset_get(tenant=self.tenant, key=dataset_id)
         data = DatasetUploadIn(data=request.data)
@@ -218,90 +210,6 @@ class DatasetVersionView(TenantAPIView):
     def get(self, request: Request, dataset_id: int, number: int) -> Response:
         dataset = selectors.dataset_get(tenant=self.tenant, key=dataset_id)
         return Response(version_out(selectors.version_get(tenant=self.tenant, dataset=dataset, number=number)))
-
-
-class SampleRowsIn(serializers.Serializer):
-    """sample_rows as documented: {"dataset_id", "n", "columns"} (dataset_id, if sent, must be the URL's)."""
-
-    dataset_id = serializers.CharField(required=False, allow_null=True, max_length=40)
-    n = serializers.IntegerField(required=False, default=10, min_value=1, max_value=selectors.MAX_SAMPLE_ROWS)
-    columns = serializers.ListField(
-        child=serializers.CharField(max_length=255), required=False, default=list, max_length=50
-    )
-
-
-class DatasetSchemaView(TenantAPIView):
-    """get_schema: per column its name, type, null_ratio, example_values, and kind, role, distinct count..."""
-
-    scope_map = {"GET": DATASETS_READ}
-
-    def get(self, request: Request, dataset_id: int) -> Response:
-        dataset = selectors.dataset_get(tenant=self.tenant, key=dataset_id)
-        version = selectors.ready_version(dataset=dataset)
-        return Response({"dataset_id": dataset.pk, "version": version.number, **schema_out(version)})
-
-
-class DatasetRowsView(TenantAPIView):
-    scope_map = {"GET": DATASETS_READ, "POST": DATASETS_READ}
-
-    def post(self, request: Request, dataset_id: int) -> Response:
-        """The documented body: {"n": 5, "columns": ["账号", "月份"]}."""
-        data = SampleRowsIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
-        dataset = selectors.dataset_get(tenant=self.tenant, key=dataset_id)
-        same_dataset(dataset, values.get("dataset_id"))
-        version = selectors.ready_version(dataset=dataset)
-        result = selectors.sample_rows(version=version, n=values["n"], columns=values["columns"] or None)
-        return Response(result.model_dump(exclude={"sql", "params"}))
-
-    def get(self, request: Request, dataset_id: int) -> Response:
-        version = selectors.ready_version(dataset=selectors.dataset_get(tenant=self.tenant, key=dataset_id))
-        try:
-            n = int(request.query_params.get("n", 10))
-        except ValueError:
-            raise QueryInvalid(
-                _("n must be a whole number from 1 to %(max)s") % {"max": selectors.MAX_SAMPLE_ROWS},
-                code="invalid_sample_size",
-            ) from None
-        columns = [c for c in request.query_params.get("columns", "").split(",") if c.strip()] or None
-        result = selectors.sample_rows(version=version, n=n, columns=columns)
-        return Response(result.model_dump(exclude={"sql", "params"}))
-
-
-class DatasetQueryView(TenantAPIView):
-    scope_map = {"POST": DATASETS_READ}  # a query reads; it never changes the dataset
-
-    def post(self, request: Request, dataset_id: int) -> Response:
-        version = selectors.ready_version(dataset=selectors.dataset_get(tenant=self.tenant, key=dataset_id))
-        result = selectors.run_query(version=version, spec=parse_spec(request.data))
-        return Response({**result.model_dump(), "dataset_version": version.number})
-
-
-class ResolveIn(serializers.Serializer):
-    terms = serializers.ListField(child=serializers.CharField(max_length=100), min_length=1, max_length=20)
-    dataset_id = serializers.CharField(required=False, allow_null=True, max_length=40, help_text="the URL's, if sent")
-
-
-class DatasetResolveView(TenantAPIView):
-    """Map user words to columns or column values (resolve_fields)."""
-
-    scope_map = {"POST": DATASETS_READ}
-
-    def post(self, request: Request, dataset_id: int) -> Response:
-        data = ResolveIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        dataset = selectors.dataset_get(tenant=self.tenant, key=dataset_id)
-        same_dataset(dataset, data.validated_data.get("dataset_id"))
-        version = selectors.ready_version(dataset=dataset)
-        resolutions = resolve_fields(
-            data.validated_data["terms"],
-            selectors.schema_of(version),
-            synonyms=selectors.synonyms_for(tenant=self.tenant, dataset=dataset),
-        )
-        return Response(
-            {"mapped_columns": mapped_columns(resolutions), "resolutions": [r.model_dump() for r in resolutions]}
-        )
 
 
 class SynonymIn(serializers.Serializer):

@@ -18,14 +18,16 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from sqlglot import exp
 
-from apps.datasets import engine, recovery, storage
-from apps.datasets.compiler import compile_query
+from apps.datasets import storage
 from apps.datasets.errors import QueryInvalid
+from apps.datasets.ingest import recovery
+from apps.datasets.ingest.profile import TableProfile
+from apps.datasets.message_parts import closest
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload, VersionStatus
-from apps.datasets.naming import closest
-from apps.datasets.profile import TableProfile
-from apps.datasets.queryspec import QuerySpec
-from apps.datasets.results import ResultTable
+from apps.datasets.query import engine
+from apps.datasets.query.compiler import compile_query
+from apps.datasets.query.results import ResultTable
+from apps.datasets.query.spec import QuerySpec
 from apps.tenants.models import Tenant
 from apps.tenants.scoping import get_for_tenant_or_404
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import close_old_connections, transaction
@@ -27,13 +28,15 @@ from django.utils.translation import gettext as _
 from apps.audit.changes import Actor, change_record
 from apps.audit.models import ChangeAction
 from apps.audit.quotas import check_storage_allowed
-from apps.datasets import engine, recovery, storage
+from apps.datasets import storage
 from apps.datasets.errors import IngestRejected
-from apps.datasets.excel import unknown_sheet
-from apps.datasets.ingest import detect_format, list_sheets
-from apps.datasets.ingest_worker import IngestDied, IngestJob, failed_message, run_isolated
+from apps.datasets.ingest import recovery
+from apps.datasets.ingest.excel import unknown_sheet
+from apps.datasets.ingest.load import detect_format, list_sheets
+from apps.datasets.ingest.worker import IngestDied, IngestJob, failed_message, run_isolated
+from apps.datasets.message_parts import closest, human_size, quoted_list
 from apps.datasets.models import Dataset, DatasetVersion, FieldSynonym, Upload, VersionStatus
-from apps.datasets.naming import closest, human_size, quoted_list
+from apps.datasets.query import engine
 from apps.observability.counters import INGEST_ROWS, INGEST_SECONDS, UPLOAD_BYTES
 from apps.tenants.models import Tenant
 from baplatform.errors import Conflict, InvalidInput
@@ -189,8 +192,22 @@ def dataset_create(
     return version
 
 
+INGEST_TASK = "datasets.ingest_version"  # apps/datasets/tasks.py
+
+
 def _start_background_ingest(version_id: int, tenant: Tenant) -> None:
+    """Ingest a pending version in the background: on a Celery worker (TASK_QUEUE=celery), else in a thread here.
+
+    Either way the file is read in a child process (apps/datasets/ingest/worker.py).
+    """
     language = translation.get_language()  # the uploader's: the thread would otherwise use LANGUAGE_CODE
+    if settings.TASK_QUEUE == "celery":
+        try:
+            current_app.send_task(INGEST_TASK, args=(version_id, tenant.pk, language))
+        except Exception:  # the broker is away: say so on the version rather than leave it pending
+            log.exception("could not queue the ingest of version %s", version_id)
+            recovery.version_fail_unqueued(version_id=version_id, tenant=tenant)
+        return
 
     def job() -> None:
         try:
@@ -218,6 +235,20 @@ class _Progress:
         DatasetVersion.objects.for_tenant(self.version.tenant).filter(pk=self.version.pk).update(
             progress=round(min(fraction, 1.0) * 0.9, 3), stage=stage, heartbeat_at=timezone.now()
         )
+
+
+def version_ingest_queued(*, version_id: int, tenant_id: int, language: str) -> None:
+    """What a worker does with a queued ingest: ingest the version if it is still pending. One found ingesting was
+    delivered again because the process reading it was lost: it is failed ("upload the file again")."""
+    tenant = Tenant.objects.filter(pk=tenant_id).first()
+    version = DatasetVersion.objects.for_tenant(tenant).filter(pk=version_id).first() if tenant else None
+    if tenant is None or version is None:
+        return
+    if version.status == VersionStatus.INGESTING:
+        recovery.worker_ingests_fail(worker=version.worker)
+    elif version.status == VersionStatus.PENDING:
+        with translation.override(language):
+            version_ingest(version_id=version_id, tenant=tenant)
 
 
 def version_ingest(*, version_id: int, tenant: Tenant) -> None:

@@ -16,7 +16,7 @@ from pydantic import ValidationError as PydanticValidationError
 from pydantic_core import ErrorDetails
 
 from apps.datasets.errors import QueryInvalid
-from apps.datasets.queryspec import QuerySpec
+from apps.datasets.query.spec import QuerySpec
 
 _MESSAGES: dict[str, Callable[[dict[str, Any]], str]] = {
     "missing": lambda ctx: _("Field required"),

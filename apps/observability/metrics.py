@@ -6,6 +6,8 @@ across processes when PROMETHEUS_MULTIPROC_DIR is set); this module only reads t
 From the database (platform-wide, no tenant label):
   bap_runs_total{status}                        conversation runs by status (queued ... failed)
   bap_runs_started_total                        runs started (usage ledger rows of kind "run")
+  bap_run_queue_depth                           runs queued now (waiting for a worker, or for their tenant's bound)
+  bap_run_queue_wait_seconds                    histogram of how long runs waited from the question to their start
   bap_interceptions_total{reason}               answers held back by the verify node, by first reason
   bap_tool_calls_total{tool,status}             audited tool calls by outcome (ok, validation_error, system_error)
   bap_tool_latency_seconds{tool}                histogram of tool call latency
@@ -24,16 +26,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from datetime import timedelta
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, Sum
 from prometheus_client import CollectorRegistry, generate_latest
-from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
 from apps.observability.counters import PROCESS_REGISTRY
 
 TOOL_LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+QUEUE_WAIT_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0)
 
 
 class AuditCollector(Collector):
@@ -56,6 +60,24 @@ class AuditCollector(Collector):
         yield runs
         started = UsageRecord.objects.unscoped_for_admin().filter(kind=UsageKind.RUN).count()
         yield CounterMetricFamily("bap_runs_started", "Runs started (usage ledger).", value=started)
+        queued = counts.get(RunStatus.QUEUED, 0)
+        yield GaugeMetricFamily("bap_run_queue_depth", "Runs queued now, waiting for a worker.", value=queued)
+        yield self._queue_wait()
+
+    def _queue_wait(self) -> Metric:
+        from apps.conversations.models import Run
+
+        waited = ExpressionWrapper(F("started_at") - F("created_at"), output_field=DurationField())
+        runs = Run.objects.unscoped_for_admin().filter(started_at__isnull=False).annotate(waited=waited)
+        buckets = {
+            f"le{i}": Count("id", filter=Q(waited__lte=timedelta(seconds=b))) for i, b in enumerate(QUEUE_WAIT_BUCKETS)
+        }
+        row = runs.aggregate(n=Count("id"), total=Sum("waited"), **buckets)
+        family = HistogramMetricFamily("bap_run_queue_wait_seconds", "Time from a question to its run's start.")
+        cumulative = [(str(b), row[f"le{i}"]) for i, b in enumerate(QUEUE_WAIT_BUCKETS)]
+        total = row["total"].total_seconds() if row["total"] is not None else 0.0
+        family.add_metric([], [*cumulative, ("+Inf", row["n"])], total)
+        return family
 
     def _interceptions(self) -> Metric:
         from apps.audit.models import InterceptionLog

@@ -21,9 +21,18 @@ class UnscopedAdmin(admin.ModelAdmin):
 
 @admin.register(Tenant)
 class TenantAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "plan", "active", "created_at")
+    list_display = ("name", "slug", "plan", "time_zone", "active", "created_at")
     list_filter = ("plan", "active")
     search_fields = ("name", "slug")
+
+    def save_model(self, request: HttpRequest, obj: Tenant, form: Any, change: bool) -> None:
+        """A change of time zone goes through the service, so it is in the tenant's audit trail."""
+        if not (change and "time_zone" in form.changed_data):
+            super().save_model(request, obj, form, change)
+            return
+        zone, obj.time_zone = obj.time_zone, form.initial["time_zone"]
+        super().save_model(request, obj, form, change)
+        services.tenant_set_time_zone(tenant=obj, time_zone=zone, actor=Actor.staff(request.user))
 
 
 @admin.register(Membership)

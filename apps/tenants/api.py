@@ -15,6 +15,7 @@ from apps.tenants.models import ApiToken, Membership
 from apps.tenants.permissions import ANY_SCOPE
 from apps.tenants.scopes import MEMBERS_MANAGE, TOKENS_MANAGE, Role
 from apps.tenants.scoping import get_for_tenant_or_404
+from apps.tenants.zones import zone_label
 
 
 def token_out(token: ApiToken) -> dict[str, Any]:
@@ -49,7 +50,16 @@ class MeView(TenantAPIView):
         ctx = self.tenant_ctx
         tenant = ctx.tenant
         body: dict[str, Any] = {
-            "tenant": {"id": tenant.pk, "slug": tenant.slug, "name": tenant.name, "plan": tenant.plan},
+            "tenant": {
+                "id": tenant.pk,
+                "slug": tenant.slug,
+                "name": tenant.name,
+                "plan": tenant.plan,
+                # Date-times in responses are in this zone, with their offset; owners and admins change it
+                # in the portal's Members page.
+                "time_zone": tenant.time_zone,
+                "time_zone_label": zone_label(tenant.time_zone),
+            },
             "scopes": sorted(ctx.scopes),
             "actor": {"type": "token" if ctx.token else "user", "label": ctx.actor_label},
         }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -26,6 +27,9 @@ class TenantAPIView(APIView):
     permission_classes: ClassVar[list[Any]] = [HasTenantScope]
     throttle_classes: ClassVar[list[Any]] = [PerTokenRateThrottle]
     scope_map: ClassVar[dict[str, str]] = {}
+    # A scope that, lacking GET's scope, still reads what the caller created: the view then checks
+    # `reads_own_only` and shows another's object as not found.
+    own_read_scope: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -37,10 +41,27 @@ class TenantAPIView(APIView):
         if "permission_classes" in cls.__dict__ and HasTenantScope not in cls.permission_classes:
             raise TypeError(f"{cls.__name__} drops HasTenantScope from permission_classes")
 
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """After authentication and the scope check: times in this response are in the tenant's zone
+        (PortalTenantMiddleware resets it when the request ends)."""
+        super().initial(request, *args, **kwargs)
+        ctx = getattr(request, "tenant_ctx", None)
+        if ctx is not None:
+            timezone.activate(ctx.tenant.time_zone)
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["X-Time-Zone"] = timezone.get_current_timezone_name()
+        return response
+
     @property
     def tenant_ctx(self) -> TenantContext:
         request: Request = self.request
         return request.tenant_ctx
+
+    @property
+    def reads_own_only(self) -> bool:
+        return bool(getattr(self.request, "reads_own_only", False))
 
     @property
     def tenant(self) -> Tenant:

@@ -4,8 +4,10 @@ A model is tenant-scoped (subclasses TenantOwnedModel) or listed in UNSCOPED_MOD
 An API URL resolves to a TenantAPIView subclass that declares a scope for every method it serves.
 API, consumer and tool modules never call `.objects.get(` (use get_for_tenant_or_404).
 Outside selectors, services, admin, migrations and management commands, a tenant-owned model's manager is used
-only through `.objects.for_tenant(` (or `.objects.create(` with the tenant given), except in the modules
-named in UNSCOPED_MANAGER_MODULES.
+only through `.objects.for_tenant(` (or `.objects.create(` with the tenant given): no other `.objects.` use, no
+manager held in a variable, no `.unscoped_for_admin()` however it is reached, no `_default_manager` or
+`_base_manager`, except in the modules named in UNSCOPED_MANAGER_MODULES. At run time the manager fails closed
+as well (apps/tenants/scoping.py): a query never scoped raises UnscopedQuery.
 """
 
 from __future__ import annotations
@@ -57,12 +59,20 @@ def iter_url_views(patterns: Iterable[Any], prefix: str = "") -> Iterator[tuple[
             yield route, pattern.callback
 
 
+# API routes served by a function that only hands the request to another API route's TenantAPIView, and why.
+API_DISPATCHERS: dict[str, str] = {
+    "baplatform.api_paths.without_slash": "serves a path without its trailing slash by the view of the path with it",
+}
+
+
 def api_view_violations(patterns: Iterable[Any], api_prefix: str = "api/v1/") -> list[str]:
     from apps.tenants.api_base import TenantAPIView
 
     problems = []
     for route, callback in iter_url_views(patterns):
         if not route.startswith(api_prefix):
+            continue
+        if f"{callback.__module__}.{callback.__name__}" in API_DISPATCHERS:
             continue
         view_class = getattr(callback, "view_class", None) or getattr(callback, "cls", None)
         if view_class is None or not issubclass(view_class, TenantAPIView):
@@ -106,7 +116,8 @@ def edge_modules(apps_dir: Path) -> list[Path]:
 # selectors, services, admin, migrations and management commands goes through the scoped manager.
 UNSCOPED_MANAGER_MODULES: dict[str, str] = {
     "conversations/recovery.py": "fails stopped runs of every tenant (start-up and the sweeper)",
-    "datasets/recovery.py": "fails stopped ingests of every tenant (start-up and the sweeper)",
+    "datasets/ingest/recovery.py": "fails stopped ingests of every tenant (start-up and the sweeper)",
+    "audit/replay.py": "staff replay any tenant's run by trace id (admin action, manage.py replay)",
     "observability/metrics.py": "the /metrics collector counts platform-wide, with no tenant label",
 }
 
@@ -132,28 +143,44 @@ def _creates_with_tenant(node: ast.Call) -> bool:
     return any(k.arg in ("tenant", "tenant_id") for k in node.keywords)
 
 
+UNSCOPED_ATTRIBUTES = ("unscoped_for_admin", "_default_manager", "_base_manager")
+
+
+def _parents(tree: ast.AST) -> dict[int, ast.AST]:
+    return {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
 def unscoped_manager_violations(paths: Iterable[Path], tenant_models: Iterable[str]) -> list[str]:
-    """`Model.objects.<anything but for_tenant>` on a tenant-owned model (by class name) in the given modules;
-    `Model.objects.create(tenant=...)` is scoped by construction and allowed."""
+    """Every use of a tenant-owned model's manager (by class name) other than `Model.objects.for_tenant(` and
+    `Model.objects.create(tenant=...)` (scoped by construction) in the given modules, and every way around the
+    scoped manager whatever the receiver: `.unscoped_for_admin()`, `_default_manager`, `_base_manager`."""
     names = set(tenant_models)
     problems = []
     for path in paths:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        parents = _parents(tree)
         scoped_creates = {
             id(node.func)
             for node in ast.walk(tree)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _creates_with_tenant(node)
         }
         for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Attribute)
+            if not isinstance(node, ast.Attribute):
+                continue
+            if node.attr == "objects" and isinstance(node.value, ast.Name) and node.value.id in names:
+                use = parents.get(id(node))
+                if not isinstance(use, ast.Attribute):
+                    problems.append(f"{path}:{node.lineno} holds {node.value.id}.objects without for_tenant()")
+                elif use.attr != "for_tenant" and not (use.attr == "create" and id(use) in scoped_creates):
+                    problems.append(
+                        f"{path}:{node.lineno} uses {node.value.id}.objects.{use.attr} without for_tenant()"
+                    )
+            elif node.attr in UNSCOPED_ATTRIBUTES and not (
+                node.attr == "unscoped_for_admin"
                 and isinstance(node.value, ast.Attribute)
                 and node.value.attr == "objects"
                 and isinstance(node.value.value, ast.Name)
-                and node.value.value.id in names
-                and node.attr != "for_tenant"
-                and not (node.attr == "create" and id(node) in scoped_creates)
+                and node.value.value.id in names  # already reported above, by model name
             ):
-                model = node.value.value.id
-                problems.append(f"{path}:{node.lineno} uses {model}.objects.{node.attr} without for_tenant()")
+                problems.append(f"{path}:{node.lineno} reaches around the scoped manager with .{node.attr}")
     return sorted(problems)

@@ -1,4 +1,5 @@
-"""Template context: the current tenant, the user's memberships (for the switcher) and scopes."""
+"""Template context: the current tenant, the user's memberships (for the switcher), scopes and the label of the
+time zone the page's times are in ("UTC+08:00 Asia/Shanghai")."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from apps.tenants.selectors import memberships_for_user
+from apps.tenants.zones import current_zone_label
 
 
 def tenant(request: HttpRequest) -> dict[str, Any]:
@@ -20,4 +22,5 @@ def tenant(request: HttpRequest) -> dict[str, Any]:
         "current_role": ctx.membership.role if ctx and ctx.membership else None,
         "current_scopes": ctx.scopes if ctx else frozenset(),
         "memberships": memberships_for_user(user=user),
+        "time_zone_label": current_zone_label(),
     }

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.tenants.scopes import ROLE_SCOPES, Role
 from apps.tenants.scoping import TenantOwnedModel
+from apps.tenants.zones import default_time_zone, validate_time_zone
 
 
 class Plan(models.TextChoices):
@@ -24,6 +25,8 @@ class Tenant(models.Model):
     slug = models.SlugField(max_length=64, unique=True)
     plan = models.CharField(max_length=20, choices=Plan.choices, default=Plan.FREE)
     active = models.BooleanField(default=True)
+    # The IANA zone the tenant's pages, API responses and exports show times in (stored times stay UTC).
+    time_zone = models.CharField(max_length=64, default=default_time_zone, validators=[validate_time_zone])
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

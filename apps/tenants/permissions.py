@@ -37,10 +37,16 @@ class HasTenantScope(BasePermission):
         scope_map: dict[str, str] = getattr(view, "scope_map", {})
         method = "GET" if request.method in ("HEAD", "OPTIONS") else request.method
         required = scope_map.get(method or "")
+        if not hasattr(view, (request.method or "").lower()):
+            raise exceptions.MethodNotAllowed(request.method or "")  # 405 with the Allow header, not a 403
         if required is None:
             raise exceptions.PermissionDenied(
                 _("This endpoint does not allow %(method)s.") % {"method": request.method}, code="method_not_scoped"
             )
+        own = getattr(view, "own_read_scope", None)
+        if method == "GET" and required not in ctx.scopes and own is not None and own in ctx.scopes:
+            request.reads_own_only = True  # the view shows only what this caller created
+            return True
         if required != ANY_SCOPE and required not in ctx.scopes:
             who = _("This token") if ctx.token is not None else _("Your role")
             raise exceptions.PermissionDenied(

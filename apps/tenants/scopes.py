@@ -33,6 +33,20 @@ ALL_SCOPES: tuple[str, ...] = (
 )
 PLATFORM_SCOPES = frozenset({METRICS_READ})
 
+# What each scope allows, in the user's language, beside its name (which stays as the API spells it).
+SCOPE_LABELS = {
+    DATASETS_READ: _("read datasets and SQL sources, query them"),
+    DATASETS_WRITE: _("upload files and create datasets"),
+    SOURCES_MANAGE: _("register, change and delete SQL sources"),
+    CONVERSATIONS_READ: _("read every conversation and its answers"),
+    CONVERSATIONS_WRITE: _("start conversations and ask questions (and read its own)"),
+    AUDIT_READ: _("read the audit trail"),
+    BILLING_READ: _("read usage and billing"),
+    TOKENS_MANAGE: _("create and revoke API tokens"),
+    MEMBERS_MANAGE: _("add, change and remove members"),
+    METRICS_READ: _("read the platform's metrics"),
+}
+
 
 class Role(models.TextChoices):
     OWNER = "owner", _("Owner")

@@ -19,6 +19,7 @@ from apps.tenants import tokens
 from apps.tenants.models import ApiToken, Membership, Plan, Tenant
 from apps.tenants.scopes import ROLE_SCOPES, Role, unknown_scopes
 from apps.tenants.scoping import get_for_tenant_or_404
+from apps.tenants.zones import invalid_zone_message, zone_names
 from baplatform.errors import Conflict, Forbidden, InvalidInput
 
 _SLUG_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
@@ -46,6 +47,30 @@ def tenant_create(*, name: str, slug: str, plan: str = Plan.FREE) -> Tenant:
         raise Conflict(
             _("The slug “%(slug)s” is already taken; choose another.") % {"slug": slug}, code="slug_taken"
         ) from exc
+
+
+@transaction.atomic
+def tenant_set_time_zone(*, tenant: Tenant, time_zone: str, actor: Actor | None = None) -> Tenant:
+    """Change the zone the tenant's times are shown in; recorded in the administrative trail."""
+    time_zone = (time_zone or "").strip()
+    if time_zone not in zone_names():
+        raise InvalidInput(invalid_zone_message(time_zone), code="invalid_time_zone")
+    locked = Tenant.objects.select_for_update().get(pk=tenant.pk)
+    before = locked.time_zone
+    if before != time_zone:
+        locked.time_zone = time_zone
+        locked.save(update_fields=["time_zone"])
+        change_record(
+            tenant=locked,
+            actor=actor,
+            action=ChangeAction.TENANT_TIME_ZONE,
+            target_id=locked.pk,
+            target=str(locked),
+            before={"time_zone": before},
+            after={"time_zone": time_zone},
+        )
+    tenant.time_zone = time_zone
+    return tenant
 
 
 def _owner_count(tenant: Tenant) -> int:

@@ -28,7 +28,8 @@ import pandas as pd
 from django.conf import settings
 
 from apps.agent.tools import DataBinding
-from apps.datasets import services, source_services
+from apps.datasets import services
+from apps.datasets.sources import services as source_services
 from benchmarks.trust.data import World, _csv, _yuan
 
 CAMPUSES = ["东院", "西院", "南院"]

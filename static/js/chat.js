@@ -123,7 +123,10 @@
   function toolFinished(run, event) {
     const data = event.data;
     const ok = data.status === "ok";
-    const text = R.stepText({ tool: data.tool, status: data.status, rows: data.rows, latency_ms: data.latency_ms, error: data.error }, T);
+    const text = R.stepText(
+      { step: data.step, tool: data.tool, status: data.status, rows: data.rows, latency_ms: data.latency_ms, error: data.error },
+      T,
+    );
     const started = run.tools.get(data.call_id);
     const item = started || addStep(run, event, "step-tool", text);
     item.textContent = text;
@@ -145,7 +148,7 @@
         break;
       }
       case "tool.started": {
-        const item = addStep(run, event, "step-tool running", data.tool + " · " + T.tool_running);
+        const item = addStep(run, event, "step-tool running", R.stepLabel(data, T) + data.tool + " · " + T.tool_running);
         item.dataset.tool = data.tool || "";
         run.tools.set(data.call_id, item);
         break;
@@ -157,10 +160,7 @@
         addStep(run, event, "step-verify " + (data.passed ? "ok" : "bad"), verifyText(data));
         break;
       case "answer.delta":
-        if (typeof data.text === "string") {
-          run.draft = run.draft || run.reply.appendChild(el("div", "answer draft"));
-          run.draft.textContent += data.text;
-        }
+        if (!run.finished && typeof data.text === "string") showDelta(run, event.seq, data.text);
         break;
       case "run.finished":
       case "run.failed":
@@ -169,6 +169,18 @@
       default:
         break;
     }
+  }
+
+  // The verified answer as it is typed out (pieces joined in seq order, a replayed one may come late); the
+  // rendered answer, with its provenance, replaces it when run.finished arrives.
+  function showDelta(run, seq, text) {
+    run.deltas = run.deltas || new Map();
+    run.deltas.set(seq, text);
+    run.draft = run.draft || run.reply.appendChild(el("div", "answer draft"));
+    run.draft.textContent = [...run.deltas.keys()]
+      .sort((a, b) => a - b)
+      .map((key) => run.deltas.get(key))
+      .join("");
   }
 
   function finish(run, response) {

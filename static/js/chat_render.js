@@ -57,34 +57,101 @@
     return steps.find((s) => s.step === number) || null;
   }
 
-  function renderAnswer(box, response, cells, T) {
+  // The row a traced number came from, as [column, shown value] pairs (the whole column: none).
+  function rowOf(tables, ref, row) {
+    const table = tables.find((t) => t.ref === ref);
+    if (!table || row === null || row === undefined || !(table.rows || [])[row]) return [];
+    return (table.columns || []).map((c, i) => [c, cellText(table.rows[row][i])]);
+  }
+
+  let popovers = 0;
+
+  // A traced number's provenance, shown in a popover while it has focus or the pointer (or after a tap):
+  // the step and tool, the row and column, and the row itself. The answer's traced numbers are one tab
+  // stop; the arrow keys move between them, Escape closes the popover.
+  function provenancePopover(node) {
+    const popover = el("div", "provenance");
+    popover.id = "provenance-" + ++popovers;
+    popover.setAttribute("role", "tooltip");
+    popover.hidden = true;
+    node.append(popover);
+    let owner = null;
+    const hide = () => {
+      if (!owner) return;
+      owner.removeAttribute("aria-describedby");
+      if (owner.cell) owner.cell.classList.remove("highlight");
+      owner = null;
+      popover.hidden = true;
+    };
+    const show = (span) => {
+      hide();
+      owner = span;
+      popover.textContent = "";
+      popover.append(el("p", "provenance-where", span.dataset.provenance));
+      if (span.row.length) {
+        const list = el("dl", "provenance-row");
+        span.row.forEach(([column, value]) => list.append(el("dt", null, column), el("dd", null, value)));
+        popover.append(list);
+      }
+      popover.hidden = false;
+      span.setAttribute("aria-describedby", popover.id);
+      if (span.cell) span.cell.classList.add("highlight");
+      const room = node.clientWidth - popover.offsetWidth;
+      popover.style.left = Math.max(0, Math.min(span.offsetLeft, room)) + "px";
+      popover.style.top = span.offsetTop + span.offsetHeight + 4 + "px";
+    };
+    return { show, hide, isOpenFor: (span) => owner === span };
+  }
+
+  function moveFocus(spans, from, to) {
+    const target = spans[(to + spans.length) % spans.length];
+    spans[from].tabIndex = -1;
+    target.tabIndex = 0;
+    target.focus();
+  }
+
+  function renderAnswer(box, response, cells, tables, T) {
     const answer = response.answer || "";
     if (!answer) return;
     const node = el("div", "answer");
     const grounding = (response.verification && response.verification.grounding) || [];
+    const located = locateGrounding(answer, grounding);
+    const popover = located.length ? provenancePopover(node) : null;
+    const spans = [];
     let at = 0;
-    for (const { start, end, item } of locateGrounding(answer, grounding)) {
+    for (const { start, end, item } of located) {
       if (start > at) node.append(document.createTextNode(answer.slice(at, start)));
       const span = el("span", "grounded", answer.slice(start, end));
       const step = stepOf(response, item.step);
       const wholeColumn = item.row === null || item.row === undefined;
       const where = { step: item.step, tool: step ? step.tool : "", row: wholeColumn ? "" : item.row + 1 };
       where.column = item.column;
-      span.title = fmt(wholeColumn ? T.grounded_all : T.grounded, where);
-      span.tabIndex = 0;
-      const cell = step && step.ref ? cells.get(step.ref + "|" + item.row + "|" + item.column) : null;
-      if (cell) {
-        const on = () => cell.classList.add("highlight");
-        const off = () => cell.classList.remove("highlight");
-        span.addEventListener("mouseenter", on);
-        span.addEventListener("mouseleave", off);
-        span.addEventListener("focus", on);
-        span.addEventListener("blur", off);
-      }
+      span.dataset.provenance = fmt(wholeColumn ? T.grounded_all : T.grounded, where);
+      span.dataset.step = String(item.step);
+      span.tabIndex = spans.length ? -1 : 0;
+      span.row = step && step.ref ? rowOf(response.tables || tables, step.ref, item.row) : [];
+      span.cell = step && step.ref ? cells.get(step.ref + "|" + item.row + "|" + item.column) : null;
+      const index = spans.length;
+      span.addEventListener("mouseenter", () => popover.show(span));
+      span.addEventListener("mouseleave", () => document.activeElement !== span && popover.hide());
+      span.addEventListener("focus", () => popover.show(span));
+      span.addEventListener("blur", () => popover.hide());
+      span.addEventListener("click", () => (popover.isOpenFor(span) ? popover.hide() : popover.show(span)));
+      span.addEventListener("keydown", (event) => {
+        if (event.key === "Escape") popover.hide();
+        else if (event.key === "ArrowRight" || event.key === "ArrowDown") moveFocus(spans, index, index + 1);
+        else if (event.key === "ArrowLeft" || event.key === "ArrowUp") moveFocus(spans, index, index - 1);
+        else if (event.key === "Home") moveFocus(spans, index, 0);
+        else if (event.key === "End") moveFocus(spans, index, spans.length - 1);
+        else return;
+        event.preventDefault();
+      });
+      spans.push(span);
       node.append(span);
       at = end;
     }
     if (at < answer.length) node.append(document.createTextNode(answer.slice(at)));
+    if (spans.length) node.setAttribute("aria-description", T.traced_hint);
     box.append(node);
   }
 
@@ -191,11 +258,21 @@
     box.append(details);
   }
 
-  // Float noise (79134.8900000001) is trimmed for reading; the downloads keep every digit.
+  // Numbers read as they do in the answer's text (apps/agent/references.py _number): thousands grouped, a year
+  // as written, at most two decimals (more for small fractions), no trailing zeros. The downloads keep every digit.
+  function numberText(value) {
+    if (Number.isInteger(value)) {
+      return value >= 1900 && value <= 2100 ? String(value) : value.toLocaleString("en-US");
+    }
+    const size = Math.abs(value);
+    const decimals = size >= 1 || size === 0 ? 2 : Math.max(2, 3 - Math.floor(Math.log10(size)));
+    return value.toLocaleString("en-US", { minimumFractionDigits: 0, maximumFractionDigits: decimals });
+  }
+
   function cellText(value) {
     if (value === null || value === undefined) return "";
-    if (typeof value !== "number" || Number.isInteger(value)) return String(value);
-    return value.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 6 });
+    if (typeof value !== "number") return String(value);
+    return numberText(value);
   }
 
   function renderTable(table, cells, T) {
@@ -235,6 +312,19 @@
     return wrap;
   }
 
+  // The horizontal axis's name goes under the middle of the axis, below its labels: at the axis's end (ECharts'
+  // default) a long name runs past the chart's right edge and is cut off, on a phone most of all.
+  function axisNamesInside(option) {
+    const copy = Object.assign({}, option);
+    if (copy.xAxis && !Array.isArray(copy.xAxis) && copy.xAxis.name) {
+      copy.xAxis = Object.assign({}, copy.xAxis, { nameLocation: "middle", nameGap: 30 });
+      const grid = Object.assign({}, copy.grid || {});
+      grid.bottom = Math.max(Number(grid.bottom) || 0, 48);
+      copy.grid = grid;
+    }
+    return copy;
+  }
+
   function renderCharts(box, list, T) {
     if (!list || !list.length) return;
     if (!window.echarts) {
@@ -247,7 +337,7 @@
       div.dataset.type = chart.type || "";
       box.append(div); // attached first: ECharts measures the element
       const instance = window.echarts.init(div, null, { renderer: "canvas" });
-      instance.setOption(chart.option || {});
+      instance.setOption(axisNamesInside(chart.option || {}));
       charts.push(instance);
     });
   }
@@ -340,22 +430,23 @@
     if (!steps.length && !outline) return;
     const details = el("details", "steps");
     details.append(el("summary", null, T.steps + " (" + steps.length + ")"));
+    if (outline) details.append(outline);
     const list = el("ol", "timeline");
-    if (outline) {
-      const item = el("li", "step step-plan");
-      item.append(outline);
-      list.append(item);
-    }
     steps.forEach((s) => list.append(el("li", "step step-tool " + (s.status === "ok" ? "ok" : "bad"), stepText(s, T))));
     details.append(list);
     box.append(details);
   }
 
+  // "Step 2 · run_query · 5 rows · 12 ms": the number is the one a traced number's provenance cites.
+  function stepLabel(s, T) {
+    return typeof s.step === "number" ? fmt(T.step_label, { step: s.step }) + " · " : "";
+  }
+
   function stepText(s, T) {
     if (s.status !== "ok" && s.status !== undefined) {
-      return s.tool + " · " + T.tool_error + (s.error ? ": " + s.error : "");
+      return stepLabel(s, T) + s.tool + " · " + T.tool_error + (s.error ? ": " + s.error : "");
     }
-    const parts = [s.tool, fmt(T.rows, { rows: s.rows || 0 })];
+    const parts = [stepLabel(s, T) + s.tool, fmt(s.rows === 1 ? T.row : T.rows, { rows: s.rows || 0 })];
     if (typeof s.latency_ms === "number") {
       const ms = s.latency_ms < 10 ? s.latency_ms.toFixed(1) : Math.round(s.latency_ms);
       parts.push(fmt(T.latency, { ms }));
@@ -378,7 +469,7 @@
     const cells = new Map();
     const tables = (response.tables || []).map((t) => renderTable(t, cells, T));
     if (response.status === "answered") {
-      renderAnswer(box, response, cells, T);
+      renderAnswer(box, response, cells, response.tables || [], T);
       renderChecks(box, response.verification, T);
       renderExplanation(box, response.explanation, T);
     } else renderError(box, response, T);
@@ -389,5 +480,5 @@
   }
 
   window.addEventListener("resize", () => charts.forEach((c) => c.resize()));
-  window.ChatRender = { el, fmt, renderResponse, stepText, locateGrounding, planOutline };
+  window.ChatRender = { el, fmt, renderResponse, stepText, stepLabel, locateGrounding, planOutline };
 })();

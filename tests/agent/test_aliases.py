@@ -15,7 +15,7 @@ from apps.agent.runner import answer_question
 from apps.agent.tools import TOOLS, DataBinding, run_tool
 from apps.audit.models import AuditEvent, InterceptionLog, RequiredToolRule
 from apps.audit.replay import replay
-from apps.datasets import source_services
+from apps.datasets.sources import services as source_services
 from tests.fakes import ScriptedChatModel, call, final, tool_results, tools
 from tests.support.sales import BY_REGION, ask
 
@@ -44,7 +44,7 @@ def sql_binding(tenant_a, settings, tmp_path):
 
 
 def events_of(response):
-    return list(AuditEvent.objects.filter(trace_id=response.audit.trace_id).order_by("step", "id"))
+    return list(AuditEvent.objects.unscoped_for_admin().filter(trace_id=response.audit.trace_id).order_by("step", "id"))
 
 
 def test_the_file_aliases_run_get_schema_and_run_query_and_the_audit_keeps_both_names(binding):
@@ -248,6 +248,8 @@ def test_an_older_row_recorded_under_an_alias_still_replays(binding):
         binding, tools(call("get_schema")), tools(call("run_query", spec=BY_REGION)), final("{{q1.地区[0]}}")
     )
     trace = response.audit.trace_id
-    AuditEvent.objects.filter(trace_id=trace, tool="run_query").update(tool="analyze_dataframe", called_as="")
+    AuditEvent.objects.unscoped_for_admin().filter(trace_id=trace, tool="run_query").update(
+        tool="analyze_dataframe", called_as=""
+    )
     report = replay(trace_id=trace, tenant=binding.tenant)
     assert [s.replayed_status for s in report.steps] == ["ok", "ok"] and report.differences == []

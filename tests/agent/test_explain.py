@@ -8,8 +8,8 @@ import pytest
 
 from apps.agent.explain import explain
 from apps.agent.tools import ToolOutcome
-from apps.datasets.compiler import compile_query
-from apps.datasets.queryspec import QuerySpec
+from apps.datasets.query.compiler import compile_query
+from apps.datasets.query.spec import QuerySpec
 
 SCHEMA = {
     "下单日期": "date",

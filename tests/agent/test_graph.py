@@ -33,8 +33,10 @@ def test_a_correct_answer_with_references_passes_with_provenance(binding):
         "tool.finished",
         "plan",
         "verify",
+        *["answer.delta"] * (len(events) - 10),
         "run.finished",
     ]
+    assert "".join(e.data["text"] for e in events if e.type == "answer.delta") == response.answer
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
     assert {t["function"]["name"] for t in model.bound_tools} == {
         "get_schema",
@@ -152,10 +154,13 @@ def test_obeying_an_instruction_planted_in_a_cell_is_intercepted(binding):
 
 
 def test_a_wrong_draft_corrected_on_the_retry_is_answered(binding):
-    response, _events, model = ask(
+    response, events, model = ask(
         binding, *schema_then_query(), final("华东为 999。"), final("华东为 {{q1.销售额[0]}}。")
     )
     assert response.status == "answered" and response.answer == "华东为 160.5。"
+    types = [e.type for e in events]
+    assert types[-3:] == ["verify", "answer.delta", "run.finished"] and types.count("answer.delta") == 1
+    assert events[-2].data == {"text": "华东为 160.5。"}, "only the verified text is sent, never the rejected one"
     feedback = model.seen[-1][-1].content
     assert feedback.startswith("VERIFY FAILED") and "999" in feedback
 

@@ -110,6 +110,12 @@ def test_a_distribution_is_the_five_number_summary(data):
     response = ask(data["en"], "What is the distribution of amount?")
     assert response.status == "answered" and response.verification.passed
     table = response.tables[0]
-    assert table.columns == [f"{s}_amount" for s in ("min", "lower_quartile", "median", "upper_quartile", "max")]
+    assert table.columns == [
+        "min amount",
+        "lower quartile of amount",
+        "median amount",
+        "upper quartile of amount",
+        "max amount",
+    ]
     low, q1, median, q3, high = table.rows[0]
     assert low <= q1 <= median <= q3 <= high and low == 10

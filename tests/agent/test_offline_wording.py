@@ -43,7 +43,7 @@ def test_answers():
     zh = same_in_every_active_language(grouped, "各地区的金额合计", ORDERS, "zh")
     en = same_in_every_active_language(grouped, "total salary by department", HR, "en")
     assert zh.startswith("按地区统计的金额合计（共 {{q1.row_count}} 组）：") and "（已绘制柱状图。）" in zh
-    assert en.startswith("total_salary by department ({{q1.row_count}} groups):") and "(Chart: bar.)" in en
+    assert en.startswith("total salary by department ({{q1.row_count}} groups):") and "(Chart: bar.)" in en
 
 
 @pytest.mark.parametrize(

@@ -12,8 +12,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from apps.agent.create_dataset import CREATE_DATASET
 from apps.agent.runner import answer_question
 from apps.agent.tools import TOOLS, DataBinding, ToolOutcome, run_tool, tools_for
-from apps.datasets import services, source_services
+from apps.datasets import services
 from apps.datasets.models import Dataset
+from apps.datasets.sources import services as source_services
 from tests.fakes import ScriptedChatModel, final, tools
 from tests.support.contracts import (
     DOCUMENTED_PLOT,

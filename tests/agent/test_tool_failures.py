@@ -11,7 +11,7 @@ import pytest
 from apps.agent.runner import answer_question
 from apps.agent.tools import DataBinding
 from apps.audit.models import AuditEvent
-from apps.datasets import source_services
+from apps.datasets.sources import services as source_services
 from tests.fakes import ScriptedChatModel, call, final, tools
 from tests.support.sales import ask
 
@@ -61,7 +61,7 @@ def test_an_unreachable_source_says_why_and_what_to_do_without_technical_details
     assert response.error.message == message and suggestion in response.error.suggestions
     seen = everything_people_see(response, events)
     assert "shop.db" not in seen and "sqlite" not in seen.lower() and "/" not in response.error.message
-    (event,) = AuditEvent.objects.filter(trace_id=response.audit.trace_id)
+    (event,) = AuditEvent.objects.unscoped_for_admin().filter(trace_id=response.audit.trace_id)
     assert event.status == "system_error" and "shop.db" in event.error, "admins keep the technical text"
 
 
@@ -75,7 +75,10 @@ def test_a_missing_dataset_file_is_told_without_its_name(binding):
     assert response.error.suggestions == ["检查数据源：重新上传数据集后再提问"]
     assert "missing.duckdb" not in everything_people_see(response, events)
     assert [s.error for s in response.audit.steps] == ["", "数据集的文件缺失"]
-    assert "missing.duckdb" in AuditEvent.objects.get(trace_id=response.audit.trace_id, tool="run_query").error
+    assert (
+        "missing.duckdb"
+        in AuditEvent.objects.unscoped_for_admin().get(trace_id=response.audit.trace_id, tool="run_query").error
+    )
 
 
 @pytest.mark.parametrize(

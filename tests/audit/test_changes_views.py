@@ -41,7 +41,7 @@ def test_portal_changes_are_recorded_and_listed_newest_first(tenant_a, owner, ma
     client.post("/settings/members/", {"action": "role", "member_id": mia.pk, "role": Role.ANALYST})
     client.post("/settings/tokens/", {"name": "etl", "scopes": [DATASETS_READ], "expires_in_days": 30})
     token = ApiToken.objects.for_tenant(tenant_a).get(name="etl")
-    client.post("/settings/tokens/", {"action": "revoke", "token_id": token.pk})
+    client.post("/settings/tokens/", {"action": "revoke", "token_id": token.pk, "confirmed": "1"})
     recorded = AdminChange.objects.for_tenant(tenant_a).filter(via="portal").order_by("id")
     assert [(c.action, c.actor) for c in recorded] == [
         ("member.add", "user:olga"),

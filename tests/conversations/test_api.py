@@ -7,8 +7,10 @@ import io
 import json
 
 import pytest
+import yaml
 from langchain_core.messages import AIMessage
 
+from apps.agent.runner import check_question
 from apps.conversations.models import Message, Run, RunStatus
 from apps.tenants.scopes import CONVERSATIONS_READ, CONVERSATIONS_WRITE, DATASETS_READ
 from tests.conversations.conftest import BY_REGION, good_turns
@@ -181,3 +183,42 @@ def test_the_offline_planners_plan_reaches_the_rest_response(client, conversatio
     run = client.get(f"/api/v1/runs/{body['trace_id']}/").json()
     plans = [e["data"] for e in run["events"] if e["type"] == "plan"]
     assert plans[1]["task_analysis"].startswith("这个问题可以用一条查询回答") and "R2：" in plans[1]["execution_plan"]
+
+
+def test_the_documented_question_limit_is_the_enforced_one(client, conversation, tenant_a):
+    schema = yaml.safe_load(client.get("/api/schema/").content)
+    documented = schema["components"]["schemas"]["AskInRequest"]["properties"]["question"]["maxLength"]
+    url = f"/api/v1/conversations/{conversation.pk}/messages/"
+    over = client.post(
+        url, {"question": "问" * (documented + 1), "wait": False}, format="json", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert over.status_code == 400 and over.json()["code"] == "question_too_long"
+    assert f"at most {documented:,}" in over.json()["message"]
+    assert check_question("问" * documented) == "问" * documented  # the limit itself is allowed
+    assert not Message.objects.for_tenant(tenant_a).exists()
+
+
+def test_api_errors_follow_accept_language(client, conversation, tenant_a, script):
+    script(*good_turns(), *good_turns())
+    for lang, bad_json, both, after in (
+        ("zh-CN", "有效的 JSON", "请只给出 dataset", "after 必须是整数"),
+        ("en", "valid JSON", "give exactly one", "after must be a whole number"),
+    ):
+        broken = client.post(
+            "/api/v1/conversations/", "{bad", content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang
+        )
+        assert broken.status_code == 400 and bad_json in broken.json()["message"]
+        assert "Expecting" not in broken.json()["message"]  # never the parser's own words
+        two = client.post(
+            "/api/v1/conversations/", {"dataset": 1, "source": 2}, format="json", HTTP_ACCEPT_LANGUAGE=lang
+        )
+        assert two.status_code == 400 and both in two.json()["message"]
+        ask = client.post(
+            f"/api/v1/conversations/{conversation.pk}/messages/",
+            {"question": "各地区销售额？"},
+            format="json",
+            HTTP_ACCEPT_LANGUAGE=lang,
+        )
+        trace = ask.json()["trace_id"]
+        paged = client.get(f"/api/v1/runs/{trace}/?after=x", HTTP_ACCEPT_LANGUAGE=lang)
+        assert paged.status_code == 400 and after in paged.json()["message"]

@@ -11,15 +11,10 @@ import csv
 import io
 import json
 import re
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from django.conf import global_settings
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -33,51 +28,13 @@ from apps.datasets.demo import orders_csv
 from apps.tenants.context import context_for_token
 from apps.tenants.scopes import ALL_SCOPES, Role
 from apps.tenants.services import token_create
-from tests.live_server import ROOT, free_port, server_env
-from tests.support.requirements import missing
+from tests.live_server import ROOT
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, open_page, portal_server, require_chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
-WAIT_MS = 30_000
 QUESTION = "2025 年各账号的销售额是多少？"
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.process]
-
-
-@pytest.fixture(autouse=True)
-def _chromium() -> None:
-    if not CHROMIUM.exists():
-        missing("browser tests need Debian's Chromium at /usr/bin/chromium (.ci/packages installs it)")
-
-
-@contextmanager
-def portal_server(data_dir: Path) -> Iterator[str]:
-    """`manage.py runserver --insecure --noreload` on a free port; yields the base URL."""
-    port = free_port()
-    log_path = data_dir / "server.log"
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--insecure", "--noreload"],
-            cwd=ROOT,
-            env=server_env(data_dir),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(base + "/accounts/login/", timeout=1)
-                break
-            except httpx.TransportError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(log_path.read_text(errors="replace")) from None
-                time.sleep(0.2)
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 @pytest.fixture
@@ -95,31 +52,15 @@ def server(tmp_path, settings) -> Iterator[str]:
 def browser(monkeypatch) -> Iterator[Browser]:
     # Playwright's sync API keeps an event loop on this thread; the test's own ORM calls run between
     # browser steps, never inside that loop, so Django's async-context guard does not apply to them.
+    require_chromium()
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
     with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=[*args, "--no-first-run"])
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
         # ORM calls made while Playwright's loop was set got their own connections: close them here,
         # or PostgreSQL refuses to drop the test database at the end of the session.
         connections.close_all()
-
-
-def open_page(browser: Browser, base: str, user: Any, locale: str = "zh-CN") -> Page:
-    context = browser.new_context(locale=locale, accept_downloads=True, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(WAIT_MS)
-    expect.set_options(timeout=WAIT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors  # type: ignore[attr-defined]
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=username]", user.username)
-    page.fill("input[name=password]", "pw-" + user.username)
-    page.click("form button[type=submit]")
-    page.wait_for_url(base + "/")
-    return page
 
 
 def shot(page: Page, name: str) -> None:
@@ -203,20 +144,31 @@ def test_upload_ask_live_steps_chart_download_and_follow_up(browser, server, ten
     turn = page.locator("article.turn").first
     expect(turn.locator("li.step-tool.ok[data-tool=run_query]")).to_have_count(1)
     expect(turn.locator("li.step-verify.ok")).to_have_count(1)
-    assert turn.locator(".reply .answer").count() == 0, "the steps show before the final answer"
+    draft = turn.locator(".reply .answer.draft")  # the verified answer typed out before the final event
+    expect(draft).to_contain_text("抖音小店")
     expect(page.locator("#ask-button")).to_be_disabled()
+    while not held.held:  # the final event comes after the last piece of the answer
+        page.wait_for_timeout(50)
+    final_answer = json.loads(held.held[0])["data"]["response"]["answer"]
+    expect(draft).to_have_text(final_answer)
+    assert draft.locator("span.grounded").count() == 0, "provenance comes with the final answer"
     shot(page, "03-steps-streaming")
 
     held.release()
     answer = turn.locator(".reply .answer")
-    expect(answer).to_contain_text("抖音小店")
+    expect(answer.locator("span.grounded").first).to_be_visible()
+    expect(answer).to_have_count(1)  # the rendered answer replaced the typed one
+    expect(answer).to_have_text(final_answer)
     expect(page.locator("#ask-button")).to_be_enabled()
-    grounded = answer.locator("span.grounded[title*=run_query]")
+    grounded = answer.locator("span.grounded[data-provenance*=run_query]")
     assert grounded.count() == 5  # one amount per account, and the number of accounts (the rows returned)
-    first_row = answer.locator("span.grounded[title*=run_query][title*='第 1 行']").first
-    assert "run_query" in first_row.get_attribute("title")
+    first_row = answer.locator("span.grounded[data-provenance*=run_query][data-provenance*='第 1 行']").first
     first_row.hover()
     expect(turn.locator("td.highlight")).to_have_count(1)
+    popover = answer.locator(".provenance")
+    expect(popover).to_be_visible()  # the provenance with the row it came from, not a title tooltip
+    expect(popover).to_contain_text("第 1 行")
+    expect(popover.locator(".provenance-row dt")).not_to_have_count(0)
     chart = turn.locator(".chart canvas").first
     expect(chart).to_be_visible()
     page.wait_for_timeout(1200)  # the bars' entry animation
@@ -232,15 +184,15 @@ def test_upload_ask_live_steps_chart_download_and_follow_up(browser, server, ten
     shown = turn.locator(".result-table table").first
     assert rows[0] == shown.locator("thead th").all_inner_texts()
     assert [row[0] for row in rows[1:]] == shown.locator("tbody td:first-child").all_inner_texts()
-    amounts = [float(v) for v in shown.locator("tbody td.num").all_inner_texts()]
-    assert [float(row[1]) for row in rows[1:]] == pytest.approx(amounts, abs=1e-6)
+    amounts = [float(v.replace(",", "")) for v in shown.locator("tbody td.num").all_inner_texts()]
+    assert [float(row[1]) for row in rows[1:]] == pytest.approx(amounts, abs=0.005)  # shown to 2 decimals
 
     chip = turn.locator("button.chip").first
     follow_up = chip.inner_text()
     chip.click()
     second = page.locator("article.turn").nth(1)
     expect(second.locator(".question")).to_have_text(follow_up)
-    expect(second.locator(".reply .answer")).to_be_visible()
+    expect(second.locator(".reply .answer:not(.draft)")).to_be_visible()
     expect(second.locator("li.step-tool.ok")).not_to_have_count(0)
     expect(page.locator("#ask-button")).to_be_enabled()
     second.scroll_into_view_if_needed()
@@ -419,7 +371,7 @@ def test_the_timeline_shows_each_steps_task_analysis_and_plan(browser, server, t
     page.fill("#question", QUESTION)
     page.click("#ask-button")
     turn = page.locator("article.turn").first
-    expect(turn.locator(".reply .answer")).to_be_visible()
+    expect(turn.locator(".reply .answer:not(.draft)")).to_be_visible()
     outlines = turn.locator("ol.timeline li.step-plan .plan-outline")
     expect(outlines.first.locator(".plan-round")).to_have_text("第 1 轮")
     expect(outlines.first.locator(".task-analysis")).to_contain_text("任务分析先读取数据的列")
@@ -433,7 +385,7 @@ def test_the_timeline_shows_each_steps_task_analysis_and_plan(browser, server, t
     page.reload()  # the stored response: its last round's plan heads the steps
     stored = page.locator("article.turn").first
     stored.locator("details.steps summary").click()
-    last = stored.locator("details.steps li.step-plan .plan-outline")
+    last = stored.locator("details.steps > .plan-outline")
     expect(last.locator(".execution-plan")).to_contain_text("（当前）")
     expect(last.locator(".task-analysis")).to_contain_text("查询结果已得到")
     assert page.errors == []  # type: ignore[attr-defined]

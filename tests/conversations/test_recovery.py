@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from apps.agent.events import RunEvent as AgentEvent
-from apps.conversations import recovery, services
+from apps.conversations import events, recovery, services
 from apps.conversations.models import Message, Run, RunEvent, RunStatus
 from apps.tenants.scopes import CONVERSATIONS_READ, CONVERSATIONS_WRITE
 from tests.conversations.conftest import good_turns
@@ -151,7 +151,7 @@ def _ctx(tenant):
 def test_a_run_failed_as_stopped_takes_no_more_events_and_keeps_its_outcome(conversation, script):
     script(*good_turns())
     run = services.ask_create(conversation=conversation, question="各地区？", actor="test")
-    recorder = services._Recorder(run)
+    recorder = events.RunEvents(run)
     recorder(AgentEvent(type="run.started", trace_id=run.trace_id, seq=1, data={}))
     run.refresh_from_db()
     assert run.worker == recovery.worker_id() and run.heartbeat_at is not None
@@ -168,10 +168,10 @@ def test_a_run_failed_as_stopped_takes_no_more_events_and_keeps_its_outcome(conv
 
 def test_shutdown_fails_the_runs_in_flight_here_and_tells_other_processes(conversation):
     run = services.ask_create(conversation=conversation, question="各地区？", actor="test")
-    Run.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING, last_seq=1)
+    Run.objects.unscoped_for_admin().filter(pk=run.pk).update(status=RunStatus.RUNNING, last_seq=1)
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(services.group_name(conversation.pk), channel)
+    async_to_sync(layer.group_add)(events.group_name(conversation.pk), channel)
     recovery.in_flight.run_ids.add(run.pk)
     try:
         assert recovery.in_flight.fail_all(reason="shutdown") == 1

@@ -9,7 +9,9 @@ from django.test import Client
 
 from apps.conversations import services
 from apps.conversations.models import Conversation
+from apps.tenants.context import context_for_token
 from apps.tenants.scopes import Role
+from apps.tenants.services import token_create
 from tests.conversations.conftest import good_turns
 from tests.fakes import final
 
@@ -122,3 +124,57 @@ def test_start_needs_post_csrf_and_an_own_dataset(tenant_a, tenant_b, make_user,
 def test_anonymous_is_sent_to_log_in(answered):
     resp = Client().get(f"/conversations/{answered.pk}/")
     assert resp.status_code == 302 and resp["Location"].startswith("/accounts/login/")
+
+
+def test_list_is_newest_first_with_same_titles_told_apart(tenant_a, make_user, dataset, conversation):
+    second = services.conversation_create(tenant=tenant_a, ctx=_token_ctx(tenant_a), dataset=dataset)
+    third = services.conversation_create(tenant=tenant_a, ctx=_token_ctx(tenant_a), dataset=dataset, title="月度复盘")
+    page = logged_in(make_user(tenant=tenant_a)).get("/conversations/").content.decode()
+    rows = page[page.index('id="conversations"') :]
+    order = [rows.index(f'data-conversation="{c.pk}"') for c in (third, second, conversation)]
+    assert order == sorted(order)  # the newest first
+    assert f">{conversation.title} · " in rows and f"#{second.pk}<" in rows  # same title and minute: the number
+    assert ">月度复盘<" in rows  # a unique title is shown as it is
+
+
+def test_search_finds_a_title_or_a_question(tenant_a, make_user, dataset, answered):
+    other = services.conversation_create(tenant=tenant_a, ctx=_token_ctx(tenant_a), dataset=dataset, title="库存")
+    client = logged_in(make_user(tenant=tenant_a))
+    by_question = client.get("/conversations/", {"q": "销售额最高"}).content.decode()
+    assert f'data-conversation="{answered.pk}"' in by_question and f'data-conversation="{other.pk}"' not in by_question
+    by_title = client.get("/conversations/", {"q": "库存"}).content.decode()
+    assert f'data-conversation="{other.pk}"' in by_title and f'data-conversation="{answered.pk}"' not in by_title
+    assert "没有与“不存在”匹配的对话" in client.get("/conversations/", {"q": "不存在"}).content.decode()
+
+
+def test_rename_and_delete_after_confirmation(tenant_a, make_user, answered):
+    client = logged_in(make_user(tenant=tenant_a, role=Role.ANALYST))
+    client.post(f"/conversations/{answered.pk}/rename/", {"title": "  华东  复盘 "})
+    answered.refresh_from_db()
+    assert answered.title == "华东 复盘"
+    refused = client.post(f"/conversations/{answered.pk}/rename/", {"title": "  "}, follow=True).content.decode()
+    assert "请输入对话的标题" in refused
+    asked = client.get(f"/conversations/{answered.pk}/delete/").content.decode()
+    assert 'id="confirm-form"' in asked and "华东 复盘" in asked and "无法撤销" in asked
+    assert Conversation.objects.for_tenant(tenant_a).filter(pk=answered.pk).exists()
+    done = client.post(f"/conversations/{answered.pk}/delete/", follow=True)
+    assert done.redirect_chain[-1][0] == "/conversations/"
+    assert not Conversation.objects.for_tenant(tenant_a).filter(pk=answered.pk).exists()
+
+
+def test_a_viewer_cannot_rename_or_delete(tenant_a, make_user, answered):
+    client = logged_in(make_user(tenant=tenant_a, role=Role.VIEWER))
+    assert client.post(f"/conversations/{answered.pk}/rename/", {"title": "x"}).status_code == 403
+    assert client.post(f"/conversations/{answered.pk}/delete/").status_code == 403
+    assert Conversation.objects.for_tenant(tenant_a).filter(pk=answered.pk).exists()
+
+
+def test_another_tenants_conversation_cannot_be_deleted(tenant_b, make_user, answered):
+    client = logged_in(make_user(tenant=tenant_b, role=Role.OWNER))
+    assert client.post(f"/conversations/{answered.pk}/delete/").status_code == 404
+    assert Conversation.objects.for_tenant(answered.tenant).filter(pk=answered.pk).exists()
+
+
+def _token_ctx(tenant):
+    token, _raw = token_create(tenant=tenant, name="t", scopes=["conversations:write"])
+    return context_for_token(token)

@@ -3,6 +3,8 @@ and disconnect-and-resume without losing or repeating an event."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
@@ -16,6 +18,7 @@ from apps.tenants.scopes import CONVERSATIONS_READ, CONVERSATIONS_WRITE, Role
 from apps.tenants.websocket import websocket_stack
 from baplatform.routing import websocket_urlpatterns
 from tests.conversations.conftest import good_turns
+from tests.fakes import final
 
 APP = websocket_stack(URLRouter(websocket_urlpatterns))
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,7 +44,7 @@ async def open_socket(conversation_id, raw=None, headers=None):
 @database_sync_to_async
 def stored_seq(trace_id):
     """The last event of the run that is stored (what a client joining now would be told)."""
-    return Run.objects.get(trace_id=trace_id).last_seq
+    return Run.objects.unscoped_for_admin().get(trace_id=trace_id).last_seq
 
 
 async def until(communicator, final=("run.finished", "run.failed"), timeout=20):
@@ -85,6 +88,7 @@ async def test_ask_streams_every_step_in_order(tenant_a, conversation, script):
         "tool.finished",
         "plan",
         "verify",
+        "answer.delta",
         "run.finished",
     ]
     events = messages[1:]
@@ -93,6 +97,39 @@ async def test_ask_streams_every_step_in_order(tenant_a, conversation, script):
     assert events[1]["data"]["text"] == "先看字段" and events[3]["data"]["tool"] == "get_schema"
     response = events[-1]["data"]["response"]
     assert response["status"] == "answered" and response["answer"] == "最高的是 华东，160.5。"
+    assert events[-2]["data"] == {"text": "最高的是 华东，160.5。"}
+    await ws.disconnect()
+
+
+async def test_the_verified_answer_is_typed_out_after_the_verify_step(tenant_a, conversation, script):
+    text = "In the East the sales were {{q1.销售额[0]}}, the highest of all; the North follows with {{q1.销售额[1]}}."
+    await database_sync_to_async(script)(*good_turns(text))
+    ws = await open_socket(conversation.pk, await token_for(tenant_a))
+    await ws.receive_json_from()
+    await ws.send_json_to({"type": "ask", "question": "Which region sold the most?"})
+    events = (await until(ws))[1:]
+    types = [e["type"] for e in events]
+    deltas = [e["data"]["text"] for e in events if e["type"] == "answer.delta"]
+    first_delta = types.index("answer.delta")
+    assert types[first_delta - 1] == "verify" and events[first_delta - 1]["data"]["passed"]
+    assert types[first_delta:] == ["answer.delta"] * len(deltas) + ["run.finished"] and len(deltas) > 2
+    answer = events[-1]["data"]["response"]["answer"]
+    assert "".join(deltas) == answer and answer.startswith("In the East the sales were 160.5,")
+    await ws.disconnect()
+
+
+async def test_an_intercepted_answer_sends_no_text(tenant_a, conversation, script):
+    schema, query, _answer = good_turns()
+    wrong = final("最高的是 华东，销售额 999999。")
+    await database_sync_to_async(script)(schema, query, wrong, wrong)
+    ws = await open_socket(conversation.pk, await token_for(tenant_a))
+    await ws.receive_json_from()
+    await ws.send_json_to({"type": "ask", "question": "各地区销售额？"})
+    messages = await until(ws)
+    assert messages[-1]["data"]["response"]["status"] == "intercepted"
+    assert [m["data"]["passed"] for m in messages if m["type"] == "verify"] == [False, False]
+    assert not [m for m in messages if m["type"] == "answer.delta"]
+    assert "999999" not in json.dumps(messages, ensure_ascii=False), "nothing of the rejected text reaches the client"
     await ws.disconnect()
 
 
@@ -271,16 +308,16 @@ async def test_live_events_before_the_resume_do_not_hide_the_missed_ones(tenant_
 
 
 async def test_events_the_channel_layer_drops_still_arrive(tenant_a, conversation, script, monkeypatch):
-    from apps.conversations import consumers, services
+    from apps.conversations import consumers, events
 
-    real_broadcast = services.broadcast
+    real_publish = events.publish
 
-    def lossy(group, message):
-        if message["event"]["seq"] == 3 or message["event"]["type"] == "run.finished":
+    def lossy(conversation_id, event):
+        if event["seq"] == 3 or event["type"] == "run.finished":
             return  # as a full or broken channel layer would
-        real_broadcast(group, message)
+        real_publish(conversation_id, event)
 
-    monkeypatch.setattr(services, "broadcast", lossy)
+    monkeypatch.setattr(events, "publish", lossy)
     monkeypatch.setattr(consumers, "CATCH_UP_SECONDS", 0.2)
     await database_sync_to_async(script)(*good_turns())
     ws = await open_socket(conversation.pk, await token_for(tenant_a))

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from apps.datasets.queryspec import Aggregation, Filter, QuerySpec
+from apps.datasets.query.spec import Aggregation, Filter, QuerySpec
 
 
 def bucket(series: pd.Series, grain: str) -> pd.Series:

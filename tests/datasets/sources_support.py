@@ -26,8 +26,8 @@ import psycopg
 import pymysql
 import pytest
 
-from apps.datasets import source_services
 from apps.datasets.models import SqlSource
+from apps.datasets.sources import services as source_services
 from tests.support.requirements import missing
 
 PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres", "dbname": "test"}

@@ -62,6 +62,11 @@ def test_list_detail_and_sample_rows(writer, sales):
     assert unknown.json()["code"] == "unknown_column" and "地区" in unknown.json()["message"]
 
 
+def test_sample_columns_may_be_listed_with_spaces(writer, sales):
+    rows = writer.get(f"/api/v1/datasets/{sales['id']}/rows/?n=2&columns=地区, 金额").json()
+    assert rows["columns"] == ["地区", "金额"] and rows["rows"] == [["华东", 100.5], ["华北", 200.0]]
+
+
 def test_query_returns_tool_computed_numbers(writer, sales):
     spec = {
         "group_by": ["地区"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from cryptography.fernet import Fernet
 
-from apps.datasets import crypto
+from apps.datasets.sources import crypto
 
 
 def test_round_trip_and_ciphertext_hides_the_secret():

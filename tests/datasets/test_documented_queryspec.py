@@ -9,7 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from pydantic import ValidationError
 
-from apps.datasets.queryspec import QuerySpec
+from apps.datasets.query.spec import QuerySpec
 from apps.datasets.validation import parse_spec
 from tests.support.contracts import (
     DOCUMENTED_PLOT,

@@ -13,7 +13,7 @@ import openpyxl
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from apps.datasets.export import (
+from apps.datasets.outputs.export import (
     XLSX_MAX_CELL_CHARS,
     content_disposition,
     download_filename,
@@ -22,7 +22,7 @@ from apps.datasets.export import (
     neutralise,
     sheet_title,
 )
-from apps.datasets.results import ResultTable
+from apps.datasets.query.results import ResultTable
 from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE
 
 INJECTIONS = ["=1+1", "+cmd", "-2+3", "@SUM(A1)", "\t=1", "\r=1"]

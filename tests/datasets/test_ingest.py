@@ -15,8 +15,8 @@ import xlwt
 from msoffcrypto.format.ooxml import OOXMLFile
 
 from apps.datasets.errors import IngestRejected
-from apps.datasets.ingest import detect_format, ingest_file, list_sheets
-from apps.datasets.profile import profile_table
+from apps.datasets.ingest.load import detect_format, ingest_file, list_sheets
+from apps.datasets.ingest.profile import profile_table
 
 
 def write(tmp_path: Path, name: str, data: bytes | str, encoding: str = "utf-8") -> Path:
@@ -283,7 +283,7 @@ def lie_about_sizes(path: Path, name: str, declared: int) -> None:
 
 
 def test_a_zip_bomb_with_false_sizes_is_measured_by_what_really_inflates(tmp_path, monkeypatch):
-    monkeypatch.setattr("apps.datasets.excel.ZIP_RATIO_FLOOR", 1024**2)  # a smaller bomb keeps the test quick
+    monkeypatch.setattr("apps.datasets.ingest.excel.ZIP_RATIO_FLOOR", 1024**2)  # a smaller bomb keeps the test quick
     path = tmp_path / "liar.xlsx"
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         archive.writestr("[Content_Types].xml", "<Types/>")

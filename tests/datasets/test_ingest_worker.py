@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from apps.datasets import selectors, services
 from apps.datasets.errors import IngestRejected
-from apps.datasets.ingest_worker import IngestDied, IngestJob, run_isolated
+from apps.datasets.ingest.recovery import STOPPED_CODE, fail_stale_ingests
+from apps.datasets.ingest.worker import IngestDied, IngestJob, run_isolated
 from apps.datasets.models import DatasetVersion, VersionStatus
-from apps.datasets.recovery import STOPPED_CODE, fail_stale_ingests
 
 pytestmark = pytest.mark.django_db
 

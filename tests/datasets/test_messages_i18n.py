@@ -20,7 +20,7 @@ from django.test import Client
 from django.utils import translation
 
 from apps.datasets import services
-from apps.datasets.excel import unknown_sheet
+from apps.datasets.ingest.excel import unknown_sheet
 from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE, Role
 from tests.datasets.sources_support import make_sqlite
 

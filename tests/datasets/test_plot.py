@@ -18,10 +18,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from pydantic import ValidationError
 
-from apps.datasets import plot_png
 from apps.datasets.errors import QueryInvalid
-from apps.datasets.plot import MAX_POINTS_PER_SERIES, MAX_SERIES, PlotSpec, build_echarts, render_png
-from apps.datasets.results import ResultTable
+from apps.datasets.outputs import plot_png
+from apps.datasets.outputs.plot import MAX_POINTS_PER_SERIES, MAX_SERIES, PlotSpec, build_echarts, render_png
+from apps.datasets.query.results import ResultTable
 from apps.tenants.scopes import CONVERSATIONS_READ, DATASETS_READ, DATASETS_WRITE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -322,7 +322,7 @@ def test_without_a_cjk_font_the_fallback_is_logged(fresh_font_choice, monkeypatc
     monkeypatch.delenv("PLOT_FONT_PATH", raising=False)
     monkeypatch.setattr(plot_png, "CJK_FONT_FAMILIES", ())
     monkeypatch.setattr(matplotlib.font_manager, "findSystemFonts", lambda *args, **kwargs: [])
-    with caplog.at_level(logging.WARNING, logger="apps.datasets.plot_png"):
+    with caplog.at_level(logging.WARNING, logger="apps.datasets.outputs.plot_png"):
         assert plot_png.cjk_font() is None
     assert "no CJK font found" in caplog.text
 
@@ -335,7 +335,7 @@ def test_a_configured_font_file_is_used(fresh_font_choice, monkeypatch):
 
 @pytest.mark.process
 def test_matplotlib_is_imported_only_for_pngs():
-    code = "import sys, django; django.setup(); import apps.datasets.plot; print('matplotlib' in sys.modules)"
+    code = "import sys, django; django.setup(); import apps.datasets.outputs.plot; print('matplotlib' in sys.modules)"
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "baplatform.settings", "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "False"

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apps.datasets import engine
-from apps.datasets.compiler import compile_query
-from apps.datasets.queryspec import QuerySpec
+from apps.datasets.query import engine
+from apps.datasets.query.compiler import compile_query
+from apps.datasets.query.spec import QuerySpec
 from tests.datasets.reference import evaluate, normalise
 
 REGIONS = ["华东", "华北", "华南", "West", None]

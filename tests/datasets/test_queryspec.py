@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from apps.datasets import engine
-from apps.datasets.compiler import compile_query
 from apps.datasets.errors import QueryInvalid
-from apps.datasets.queryspec import QuerySpec
+from apps.datasets.query import engine
+from apps.datasets.query.compiler import compile_query
+from apps.datasets.query.spec import QuerySpec
 from tests.datasets.test_query_differential import KINDS, frame, write_duckdb
 
 

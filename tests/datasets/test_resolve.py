@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from apps.datasets.profile import ColumnProfile, TableProfile
-from apps.datasets.resolve import resolve_fields
+from apps.datasets.ingest.profile import ColumnProfile, TableProfile
+from apps.datasets.query.resolve import resolve_fields
 
 PROFILE = TableProfile(
     row_count=100,

@@ -5,9 +5,10 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from apps.datasets import engine, sources
 from apps.datasets.errors import QueryInvalid
-from apps.datasets.results import fetch_capped
+from apps.datasets.query import engine
+from apps.datasets.query.results import fetch_capped
+from apps.datasets.sources import queries as sources
 from tests.datasets import sources_support
 from tests.datasets.sources_support import Customer, connection_fields, namespace, register
 

@@ -9,10 +9,12 @@ import time
 import pytest
 import sqlglot
 
-from apps.datasets import connectors, engine, sources
-from apps.datasets.compiler import compile_query
 from apps.datasets.errors import QueryInvalid, QueryTimeout, SourceFailure
-from apps.datasets.queryspec import QuerySpec
+from apps.datasets.query import engine
+from apps.datasets.query.compiler import compile_query
+from apps.datasets.query.spec import QuerySpec
+from apps.datasets.sources import connectors
+from apps.datasets.sources import queries as sources
 from tests.datasets import sources_support
 from tests.datasets.reference import normalise
 from tests.datasets.sources_support import ORDERS, Customer, connection_fields, namespace, register

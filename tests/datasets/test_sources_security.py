@@ -10,9 +10,10 @@ import struct
 import pytest
 from rest_framework.test import APIClient
 
-from apps.datasets import source_services, sources
 from apps.datasets.errors import SourceFailure
 from apps.datasets.models import SqlSource
+from apps.datasets.sources import queries as sources
+from apps.datasets.sources import services as source_services
 from apps.tenants.scopes import DATASETS_READ, DATASETS_WRITE, SOURCES_MANAGE, TOKENS_MANAGE, Role
 from baplatform.errors import InvalidInput
 from tests.datasets import sources_support
@@ -106,7 +107,7 @@ def test_moving_a_source_to_another_host_needs_the_password_again(pg_source, sou
         for change in ({"database": "postgres"}, {"username": "someone"}):
             refused = source_admin.patch(url, change, format="json")
             assert refused.json()["code"] == "password_required", change
-        stored = SqlSource.objects.get(pk=pg_source.pk)
+        stored = SqlSource.objects.unscoped_for_admin().get(pk=pg_source.pk)
         assert (stored.host, stored.port) == (PG["host"], PG["port"]), "nothing changed"
         with_password = source_admin.patch(url, {"port": attacker.port, "password": "typed-again"}, format="json")
         assert with_password.json()["code"] == "connection_failed", "the new password is tested there"
@@ -168,7 +169,7 @@ def test_no_password_oracle_through_other_fields(kind, tenant_a, request):
 
 
 def test_an_outage_shows_neither_address_nor_driver_text(pg_source, source_admin):
-    SqlSource.objects.filter(pk=pg_source.pk).update(port=closed_port())
+    SqlSource.objects.unscoped_for_admin().filter(pk=pg_source.pk).update(port=closed_port())
     resp = source_admin.get(f"/api/v1/sources/{pg_source.pk}/tables/")
     assert resp.status_code == 503 and resp.json()["code"] == "source_unreachable"
     message = resp.json()["message"]

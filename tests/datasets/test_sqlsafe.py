@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 import sqlglot
 
-from apps.datasets.connectors import render
 from apps.datasets.errors import QueryInvalid
-from apps.datasets.sqlsafe import check_select
+from apps.datasets.sources.connectors import render
+from apps.datasets.sources.sqlsafe import check_select
 
 DIALECTS = ["postgres", "mysql", "sqlite"]
 SCHEMA = {"postgres": "shop", "mysql": "shop", "sqlite": None}

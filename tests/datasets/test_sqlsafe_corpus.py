@@ -14,9 +14,9 @@ from contextlib import closing
 import pymysql
 import pytest
 
-from apps.datasets.connectors import render
 from apps.datasets.errors import QueryInvalid
-from apps.datasets.sqlsafe import check_select
+from apps.datasets.sources.connectors import render
+from apps.datasets.sources.sqlsafe import check_select
 from tests.datasets.sources_support import MY
 from tests.support.requirements import missing
 from tests.support.sql_corpus import GOLD_MYSQL, GOLD_SQLITE, PAYLOADS, SHOP_DDL, SHOP_ROWS, SHOP_TABLES

@@ -75,6 +75,9 @@ def deployment(database, tmp_path):
         "PYTHON": sys.executable,
         "DATABASE_URL": database,
         "REDIS_URL": "redis://127.0.0.1:6379/6",
+        # Queues of this deployment's own: a worker of another one on the same Redis never takes its runs.
+        "CELERY_QUEUE": f"deploy-test-{port}-runs",
+        "CELERY_INGEST_QUEUE": f"deploy-test-{port}-ingest",
         "SECRET_KEY": "deploy-test-secret-key-" + "x" * 40,
         "BA_DATA_DIR": str(tmp_path / "data"),
         "DEPLOY_PORT": str(port),
@@ -155,8 +158,22 @@ def test_deploy_serves_the_platform_through_nginx_and_stops_cleanly(deployment):
     assert events[0]["type"] == "ask.accepted" and events[-1]["type"] == "run.finished", [e["type"] for e in events]
     assert events[-1]["data"]["response"]["status"] == "answered"
     assert [e["seq"] for e in events[1:]] == list(range(1, len(events)))
+    state = Path(env["BA_DATA_DIR"]) / "deploy"
+    assert "conversations.execute_run" in (state / "worker-0.log").read_text(), "a Celery worker answered it"
+    status = subprocess.run([str(ROOT / "deploy" / "run"), "status"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert "worker-0: running" in status.stdout and "ingest: running" in status.stdout, status.stdout
+    workers = [int((state / name).read_text()) for name in ("worker-0.pid", "ingest.pid")]
+    # Runs take the CPU at a lower priority than the web processes, so sockets are answered while workers are busy.
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    pool = subprocess.run(["pgrep", "-P", str(workers[0])], capture_output=True, text=True).stdout.split()
+    assert pool, "the worker has its pool processes"
+    for pid in [*workers, *map(int, pool)]:
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, own + 10), f"worker process {pid} is not niced"
+    assert os.getpriority(os.PRIO_PROCESS, int((state / "daphne-0.pid").read_text())) == own
 
     subprocess.run([str(ROOT / "deploy" / "run"), "stop"], cwd=ROOT, env=env, check=True, timeout=60)
     proc.wait(timeout=30)
     for port in [int(address.rsplit(":", 1)[1]), *backends]:
         assert not _listening("127.0.0.1", port), f"port {port} still open after stop"
+    for pid in workers:
+        assert not Path(f"/proc/{pid}").exists(), f"worker {pid} still running after stop"

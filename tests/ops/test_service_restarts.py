@@ -193,6 +193,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "BA_DATA_DIR": str(data_dir),
         "DATABASE_URL": f"{SERVER_URL}/{name}",
         "REDIS_URL": REDIS_URL,
+        "TASK_QUEUE": "local",  # one process that executes its runs: Redis carries only events and the cache
         "OPENAI_API_KEY": "",  # the offline planner answers
         "TAVILY_API_KEY": "",
         "LOG_FORMAT": "text",

@@ -90,7 +90,11 @@ def test_tokens_page_creates_shows_once_and_revokes(tenant_a, owner):
     assert token_authenticate(raw=raw) == token
     listing = client.get("/settings/tokens/").content.decode()
     assert raw not in listing and token.prefix in listing
-    client.post("/settings/tokens/", {"action": "revoke", "token_id": token.pk})
+    asked = client.post("/settings/tokens/", {"action": "revoke", "token_id": token.pk}).content.decode()
+    assert 'id="confirm-form"' in asked and "Integrations using it stop working" in asked and token.prefix in asked
+    token.refresh_from_db()
+    assert token.revoked_at is None  # nothing happens before the confirmation
+    client.post("/settings/tokens/", {"action": "revoke", "token_id": token.pk, "confirmed": "1"})
     token.refresh_from_db()
     assert token.revoked_at is not None
 
@@ -113,7 +117,10 @@ def test_members_page_add_change_remove(tenant_a, owner, make_user):
     client.post("/settings/members/", {"action": "role", "member_id": membership.pk, "role": "admin"})
     membership.refresh_from_db()
     assert membership.role == Role.ADMIN
-    client.post("/settings/members/", {"action": "remove", "member_id": membership.pk})
+    asked = client.post("/settings/members/", {"action": "remove", "member_id": membership.pk}).content.decode()
+    assert 'id="confirm-form"' in asked and "Remove newcomer from" in asked
+    assert Membership.objects.for_tenant(tenant_a).filter(user__username="newcomer").exists()
+    client.post("/settings/members/", {"action": "remove", "member_id": membership.pk, "confirmed": "1"})
     assert not Membership.objects.for_tenant(tenant_a).filter(user__username="newcomer").exists()
     resp = client.post("/settings/members/", {"action": "add", "login": "ghost", "role": "analyst"}, follow=True)
     assert "No user with the username or email" in resp.content.decode()
@@ -129,3 +136,9 @@ def test_unknown_page_is_a_friendly_404(db):
     resp = Client().get("/no-such-page/")
     assert resp.status_code == 404
     assert "页面不存在" in resp.content.decode()
+
+
+def test_token_scopes_are_explained_in_the_users_language(owner):
+    page = logged_in(owner).get("/settings/tokens/").content.decode()
+    assert "datasets:read · 读取并查询数据集和 SQL 数据源" in page
+    assert "conversations:write · 发起对话并提问（并读取自己发起的）" in page

@@ -23,7 +23,6 @@ from apps.agent.verification.inputs import SEARCH_TOOLS
 from apps.agent.verification.verdict import Verdict
 from apps.agent.verification.vocabulary import Vocabulary
 from apps.audit.services import interception_record
-from apps.datasets import selectors, sources
 from apps.datasets.errors import SourceFailure
 from baplatform.errors import PlatformError
 
@@ -68,15 +67,15 @@ def vocabulary(binding: DataBinding, outcomes: list[ToolOutcome]) -> Vocabulary:
     tenant's synonyms."""
     profiles: list[dict[str, Any]] = [o.payload for o in outcomes if o.name == "get_schema" and o.payload]
     synonyms: dict[str, str] = {}
-    if binding.source is None and binding.version is not None:
+    data = binding.data
+    if data.kind == "file" and binding.version is not None:  # a file's one profile was made at ingest
         profiles.append(binding.version.profile or {})
-        if binding.dataset is not None:
-            synonyms = selectors.synonyms_for(tenant=binding.tenant, dataset=binding.dataset)
-    elif binding.source is not None:
+        synonyms = data.synonyms()
+    elif data.kind == "sql":
         seen = {str(o.arguments.get("table")) for o in outcomes if o.name == "get_schema"}
         for table in {str(o.arguments.get("table")) for o in outcomes if o.name == "run_query"} - seen:
             try:
-                profiles.append(sources.get_schema(binding.source, table).model_dump(mode="json"))
+                profiles.append(data.schema(table).model_dump(mode="json"))
             except (SourceFailure, PlatformError):  # the query itself reported it; coverage just knows less
                 log.info("no profile for a queried table while verifying")
     return Vocabulary.from_profiles(profiles, synonyms)

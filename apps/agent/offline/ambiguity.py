@@ -20,7 +20,7 @@ from typing import Literal
 
 from django.utils.translation import gettext as _
 
-from apps.agent.clarification import Clarification
+from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline.lexicon import CONCEPTS, GROUP_MARKERS, RATE_WORDS
 from apps.agent.offline.plan import Lang
 from apps.agent.offline.schema_terms import CONCEPT_PART, NAME, ColumnView, Schema, Term, alias_pattern, fold
@@ -47,7 +47,6 @@ _BASIS_EN = r"(?<![a-z])(?:by|in terms of|based on)\s+(?:the\s+)?(?P<w>{words})(
 _UNIT_AFTER = re.compile(
     r"\s*的?\s*(?P<w>件数|数量|个数|笔数|金额|额|数(?![据字值])|amount|quantity|units|count|value)(?![a-z])"
 )
-_DIGIT = re.compile(r"\d")
 
 
 @dataclass(frozen=True)
@@ -241,7 +240,7 @@ def value_of_column(value: str, column: str) -> str:
 
 def ask_measure(question: str, term: Term, columns: list[str], lang: Lang) -> Clarification | None:
     said = question[term.start : term.end]
-    if _DIGIT.search(said + "".join(columns)):
+    if quotes_a_number(said + "".join(columns)):
         return None
     choices = [_replaced(question, term.start, term.end, c).strip() for c in columns]
     with speaking(lang):
@@ -252,7 +251,7 @@ def ask_measure(question: str, term: Term, columns: list[str], lang: Lang) -> Cl
 def ask_sold(question: str, start: int, end: int, columns: list[str], lang: Lang) -> Clarification | None:
     """ "2025年哪一天卖得最好" over data with both 销售额 and 杯数: best by the money taken or by the units sold."""
     said = question[start:end]
-    if _DIGIT.search(said + "".join(columns)):
+    if quotes_a_number(said + "".join(columns)):
         return None
     with speaking(lang):
         choices = [_replaced(question, start, end, _("with the highest %(column)s") % {"column": c}) for c in columns]
@@ -262,7 +261,7 @@ def ask_sold(question: str, start: int, end: int, columns: list[str], lang: Lang
 
 def ask_value(question: str, term: Term, columns: list[tuple[str, str]], lang: Lang) -> Clarification | None:
     said = question[term.start : term.end]
-    if _DIGIT.search(said + "".join(c for c, _v in columns)):
+    if quotes_a_number(said + "".join(c for c, _v in columns)):
         return None
     with speaking(lang):
         choices = [_replaced(question, term.start, term.end, value_of_column(v, c)) for c, v in columns]
@@ -273,7 +272,7 @@ def ask_value(question: str, term: Term, columns: list[tuple[str, str]], lang: L
 def ask_rate(question: str, rate: SubjectRate, lang: Lang) -> Clarification | None:
     q_num, q_base = rate.pairs["quantity"]
     a_num, a_base = rate.pairs["amount"]
-    if _DIGIT.search(rate.word + q_num + q_base + a_num + a_base):
+    if quotes_a_number(rate.word + q_num + q_base + a_num + a_base):
         return None
     said = {"rate": rate.word, "q_num": q_num, "q_base": q_base, "a_num": a_num, "a_base": a_base}
     asked = {"question": _asked(question)}

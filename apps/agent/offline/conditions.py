@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from apps.agent.clarification import Clarification
+from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline.ambiguity import value_of_column
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.plan import Plan
 from apps.agent.offline.schema_terms import fold, singular
 from apps.agent.offline.timewords import MONTHS_EN
 from apps.agent.offline.wording import names, speaking
-from apps.datasets.resolve import plain, resolve_fields
+from apps.datasets.query.resolve import plain, resolve_fields
 
 if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer
@@ -36,7 +36,6 @@ _EN_BEFORE = re.compile(r"(?<![a-z])(?:in|for|from|among|with|where)\s+(?:the\s+
 _COUNTED = re.compile(r"(?:how many|number of|count of)\s+(?:the\s+|total\s+|different\s+)*$")
 _EN_HEAD = re.compile(r"\s+(?:who|that|which|whose|where)\b")
 _DANGLING = re.compile(r"(?:\s+(?:not|are|is|were|was|be|been|do|does|did))+\s*$", re.IGNORECASE)
-_DIGIT = re.compile(r"\d")
 
 
 def _phrases(a: Analyzer) -> list[tuple[int, int]]:
@@ -184,7 +183,7 @@ def _ask_about_conditions(a: Analyzer, plan: Plan) -> Clarification | None:
         phrase = a.question[start:end]
         parts = [a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if start <= s and e <= end]
         found = candidates(a, plan, phrase, parts)
-        if not found or _DIGIT.search(phrase):
+        if not found or quotes_a_number(phrase):
             inside = [w for w in plan.unmapped if fold(w) in fold(phrase)]
             plan.unmapped = [w for w in plan.unmapped if w not in inside] + [phrase]
             continue
@@ -200,7 +199,7 @@ def _ask_about_conditions(a: Analyzer, plan: Plan) -> Clarification | None:
         phrase = a.question[start:end]
         parts = [a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if start <= s and e <= end]
         pointers = pointed_values(a, plan, list(dict.fromkeys([phrase, *parts])))
-        if not pointers or _DIGIT.search(phrase):
+        if not pointers or quotes_a_number(phrase):
             continue
         pointed = [v for _c, v in pointers]
         choices = [_choice(a, start, end, c, v, shared=pointed.count(v) > 1) for c, v in pointers]
@@ -232,6 +231,53 @@ def unapplied_negation(a: Analyzer, plan: Plan) -> str | None:
     return a.question[found.start() : found.end() + (governed.end() if governed else 0)].strip()
 
 
+_OUTCOME = re.compile(
+    r"(?<![a-z])(?:win|wins|won|winning|lose|loses|lost|losing|beat|beaten|defeat(?:s|ed)?|qualif(?:y|ies|ied)"
+    r"|eliminated|relegated|promoted|(?:finish|finishe[sd]|place[sd]?|came|come|ended)\s+(?:in\s+)?"
+    r"(?:first|second|third|last|top|\d+(?:st|nd|rd|th)))(?![a-z])"
+)
+
+
+def unapplied_outcome(a: Analyzer, plan: Plan) -> str | None:
+    """ "how many titles did thierry tulasne win", "how many times did they finish first": counted rows must meet
+    an outcome (a win, a first place) that no column or value of the plan took up. Counting every row instead
+    answers "how many were played". The outcome, as the question wrote it; None when the plan adds up a
+    measure ("how many medals did norway win": the verb only says whose medals)."""
+    if a.lang != "en" or not plan.metrics or any(m.func not in ("count", "nunique") for m in plan.metrics):
+        return None
+    filtered = {f.column for f in plan.filters}
+    for found in _OUTCOME.finditer(a.text):
+        if a.taken.find(1, found.start(), found.end()) != -1:
+            continue
+        stem = found.group(0)[:3]
+        if any(fold(column).startswith(stem) for column in filtered):
+            continue  # "how many times did the democrats lose": the Loss column holds them
+        if any(t.column in filtered and 0 <= t.start - found.end() <= 5 for t in a.terms):
+            continue  # "how many times did lillestrøm win gold": the column won is filtered
+        return a.question[found.start() : found.end()]
+    return None
+
+
+_CHOICE = re.compile(r"(?P<a>[^,;:?]+?)\s+or\s+(?P<b>[^,;:?]+?)\s*\??\s*$")
+
+
+def unmatched_alternative(a: Analyzer) -> str | None:
+    """ "which player played more games, r.c hass or clyde alwood?": a choice between two names of which the data
+    matched one. Answering about that one alone does not choose; the other name, as the question wrote it."""
+    if a.lang != "en":
+        return None
+    found = _CHOICE.search(a.text)
+    if found is None:
+        return None
+    sides = [(found.start("a"), found.end("a")), (found.start("b"), found.end("b"))]
+    named = [any(t.kind == "value" and s <= t.start and t.end <= e for t in a.terms) for s, e in sides]
+    if named.count(True) != 1:
+        return None
+    start, end = sides[named.index(False)]
+    words = [a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if start <= s and e <= end]
+    return " ".join(words) or None
+
+
 def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
     """Conditions the plan could not apply (no column or value matches them, or a negation it did not read) are
     asked about rather than dropped: answering without them would answer another question. The choice offered
@@ -243,7 +289,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
         w for w in leftover_words(a.text, a.taken, a.question) if fold(w) in _MONTH_NAMES and w not in conditions
     ]
     kept = [  # cannot be left out: the negation, the subject of a rate ("复购率": the data has no 复购)
-        *[n for n in [unapplied_negation(a, plan)] if n],
+        *[n for n in [unapplied_negation(a, plan), unapplied_outcome(a, plan), unmatched_alternative(a)] if n],
         *[a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if a.lang == "zh" and a.text.startswith("率", e)],
     ]
     left = [*conditions, *kept]
@@ -256,8 +302,8 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
             if at >= 0:
                 rest = _without(rest, at, at + len(word))
         choices = [rest] if not kept and fold(_asked(rest)) != fold(_asked(a.question)) else []
-        columns = names([f"“{v.name}”" for v in a.schema.views if not _DIGIT.search(v.name)][:MAX_COLUMNS_SAID])
-        quoted = names([f"“{w}”" for w in left if not _DIGIT.search(w)])
+        columns = names([f"“{v.name}”" for v in a.schema.views if not quotes_a_number(v.name)][:MAX_COLUMNS_SAID])
+        quoted = names([f"“{w}”" for w in left if not quotes_a_number(w)])
         if quoted:
             question = _(
                 "I could not apply %(words)s to the data, so I have not answered. Please rephrase it with the "

@@ -158,6 +158,32 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
                 label = question[m.start(1) : m.end(2) if m.group(2) else m.end(1)]
                 found.append(Threshold(column, op, number, label, m.start(), m.end()))
                 _claim(taken, m.start(), m.end())
+    return found + _ranges(text, question, taken, schema, measures)
+
+
+_NUMBER_ONLY = r"(-?\d+(?:\.\d+)?)"
+_RANGE = re.compile(
+    rf"(?<![a-z])between\s+{_NUMBER_ONLY}\s+and\s+{_NUMBER_ONLY}(?![\d.])"
+    rf"|在?\s*{_NUMBER_ONLY}\s*(?:到|至|-|~)\s*{_NUMBER_ONLY}\s*之间"
+)
+
+
+def _ranges(text: str, question: str, taken: bytearray, schema: Schema, measures: list[Term]) -> list[Threshold]:
+    """ "frequencies between 88 and 92", "金额在100到200之间": both ends kept, on the measure it is about (a
+    range of years is a period, read before this)."""
+    found = []
+    for m in _RANGE.finditer(text):
+        if not _free(taken, m.start(), m.end()):
+            continue
+        column = _threshold_column(text, m, measures, schema) if measures else None
+        if column is None:
+            continue
+        low, high = (g for g in m.groups() if g is not None)
+        ends = sorted((float(low), float(high)))
+        for op, value, said in ((">=", ends[0], low), ("<=", ends[1], high)):
+            number = int(value) if value.is_integer() else value
+            found.append(Threshold(column, op, number, said, m.start(), m.end()))
+        _claim(taken, m.start(), m.end())
     return found
 
 
@@ -255,7 +281,7 @@ def _intents(text: str, taken: bytearray, cues: Cues) -> None:
     cues.summary = bool(find_words(text, lx.DISTRIBUTION_WORDS, taken))
 
 
-_SAME_AS = re.compile(r"(?<![a-z])the same(?: [a-z]+){0,6} as(?![a-z])")
+_SAME_AS = re.compile(r"(?<![a-z])the same(?: [a-z]+){0,10} as(?![a-z])")
 _AGAINST_ROW = re.compile(r"(?:(?<![a-z])(?:than|as|before|after)\s+(?:the\s+)?|(?<![对相])比\s*)$")
 
 

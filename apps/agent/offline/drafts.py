@@ -103,11 +103,16 @@ class Writer:
         return [_("Filters: %(filters)s.") % {"filters": filters}]
 
     # --- bodies ----------------------------------------------------------------------------
+    def nothing_matched(self) -> bool:
+        """No row came back, or one row whose values are all empty (a sum over no rows)."""
+        shown = self.shown()
+        return not self.result.rows or all(self.result.cell(0, s.name) is None for s in shown)
+
     def scalar(self) -> list[str]:
         shown = self.shown()
         if not self.result.rows or not shown:
             return [_("The query returned no rows.")]
-        if all(self.result.cell(0, s.name) is None for s in shown):  # nothing matched: say so, not "is —"
+        if self.nothing_matched():  # nothing matched: say so, not "is —"
             return [_("No rows match these conditions, so there is no value to report.")]
         head = shown[0]
         said = {"measure": head.name, "value": self.value(0, head.name, head.fmt)}
@@ -123,6 +128,8 @@ class Writer:
         count = "{{" + f"{self.result.ref}.row_count" + "}}"
         said = {"groups": names(keys), "measure": self.plan.shown[0].name if self.plan.shown else "", "count": count}
         if self.plan.kind == "ranking":
+            if self.plan.single_best and len(self.result.rows) > 1:
+                return self.tied(keys, said)
             if len(self.result.rows) == 1 or self.plan.limit == 1:
                 said |= {"label": self.label(0, keys[-1]), "values": self.row_values(0)}
                 if self.plan.ascending:
@@ -137,6 +144,19 @@ class Writer:
         else:
             head = _("%(measure)s by %(groups)s (%(count)s groups):") % said
         lines = [head, *self.listing(keys)]
+        if self.result.row_count > MAX_LISTED:
+            lines.append(_("... the rest is in the table."))
+        return lines
+
+    def tied(self, keys: list[str], said: dict[str, str]) -> list[str]:
+        """ "Nike, Samurai tie for the highest count (count 3)": the best is shared, so no one of them is named
+        alone."""
+        count = min(len(self.result.rows), MAX_LISTED)
+        said |= {"labels": names([self.label(i, keys[-1]) for i in range(count)]), "values": self.row_values(0)}
+        if self.plan.ascending:
+            lines = [_("%(labels)s tie for the lowest %(measure)s (%(values)s).") % said]
+        else:
+            lines = [_("%(labels)s tie for the highest %(measure)s (%(values)s).") % said]
         if self.result.row_count > MAX_LISTED:
             lines.append(_("... the rest is in the table."))
         return lines

@@ -19,10 +19,16 @@ from apps.agent.offline.kinds import period_change, to_date
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.metrics import MetricBuilder
 from apps.agent.offline.plan import Group, Lang, Metric, Plan
-from apps.agent.offline.rankings import ask_about_ranking, ask_about_single_row
+from apps.agent.offline.rankings import (
+    ASKS_FOR_A_VALUE,
+    ask_about_breakdown,
+    ask_about_ranking,
+    ask_about_single_row,
+    ask_for_the_value,
+)
 from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms, fold, schema_of
 from apps.agent.offline.timewords import default_grain, find_grain, find_time_filters, merge_years
-from apps.datasets.profile import TableProfile
+from apps.datasets.ingest.profile import TableProfile
 
 _HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次])")
 _HEAD_NOUN = re.compile(
@@ -62,6 +68,7 @@ class Analyzer:
     ) -> None:
         self.schema: Schema = schema_of(profile, synonyms)
         self.sold_asked: Clarification | None = None
+        self.ungrouped: list[Term] = []  # columns a count question names without asking for a breakdown
         question = self._full_years(question)
         self.question, self.text = question, fold(question)
         self.lang: Lang = lang or language_of(question)
@@ -272,7 +279,12 @@ class Analyzer:
     def time_grain(self) -> str | None:
         if self.time_col is None:
             return None
-        named = [t for t in self.terms if t.column == self.time_col.name and self.grouped_by_marker(t)]
+        head = self._asked_head() if self.cues.ranking else None
+        named = [
+            t
+            for t in self.terms
+            if t.column == self.time_col.name and (self.grouped_by_marker(t) or t == head)  # "which year … the most"
+        ]
         if self.time_col.period:  # a text column of months or quarters: grouped by itself, at its own grain
             asked = self.grain == self.time_col.period or (not self.grain and (self.trend or named))
             return self.time_col.period if asked else None
@@ -298,9 +310,25 @@ class Analyzer:
             )
         )
 
+    def _qualified(self, term: Term) -> bool:
+        """A column named right after one of its rows' values ("miami heat players", "ohio state players"): the
+        noun the value qualifies, not a column to group by."""
+        return any(t.kind == "value" and 0 <= term.start - t.end <= 2 for t in self.terms)
+
+    def _asked_head(self) -> Term | None:
+        """The column a "which …"/"what …" question asks for ("which engine was used the most by teams")."""
+        head = _WH_HEAD.match(self.text)
+        if head is None:
+            return None
+        named = [t for t in self.terms if t.kind == "column" and 0 <= t.start - head.end() <= 1]
+        return next((t for t in named if self.view(t).category in ("dimension", "id", "time", "year")), None)
+
     def group_terms(self, values: dict[str, list[Term]]) -> list[Term]:
         target = self.cues.count_target
+        asked = self._asked_head()
+        head = asked if self.cues.ranking else None
         chosen: list[Term] = []
+        self.ungrouped = []
         for term in self.columns("dimension", "id", "measure"):
             view = self.view(term)
             is_target = target is not None and term.start == target.start and not self.grouped_by_marker(term)
@@ -312,6 +340,15 @@ class Analyzer:
                 continue
             if chosen and self.cues.ranking and self._before(term, lx.HIGH_WORDS + lx.LOW_WORDS, 6):
                 continue  # "which jurisdiction has the most courthouses": what is counted, not a second group
+            if head is not None and term.column != head.column and not self._before(term, _EACH_MARKERS, 10):
+                continue  # "which engine was used the most by teams": the engine is asked for, teams are counted
+            counted_alone = self.cues.counting and not self.cues.ranking and not self.grouped_by_marker(term)
+            if self.lang == "en" and counted_alone and term is not asked:
+                # "how many teams share a common kit manufacturer": a column named without "each"/"per"/"by"
+                # is not a breakdown; unless it is the noun a value qualifies, which one is meant is asked.
+                if not self._qualified(term):
+                    self.ungrouped.append(term)
+                continue
             if all(t.column != term.column for t in chosen):
                 chosen.append(term)
         for column, terms in values.items():
@@ -351,11 +388,9 @@ class Analyzer:
         if plan.clarification is not None:  # the kind found it cannot be computed as asked
             return self.clarify(plan.clarification)
         if not plan.metrics and not plan.row_columns:
-            unmapped = leftover_words(self.text, self.taken, self.question)
-            if unmapped or not (plan.groups or builder.filters_pending()):
-                return self.fallback(unmapped, "unmapped")
-            builder.count_rows()
-            plan.reason = "default_count"
+            instead = self._default_count(plan, builder)
+            if instead is not None:
+                return instead
         builder.finish()
         starts = {t.start for t in self.terms if t.kind == "column"}
         missing = [  # a business word written onto a column's name ("销售目标") names that column's kind
@@ -370,10 +405,25 @@ class Analyzer:
             or ask_about_left_out(self, plan)
             or ask_about_ranking(self, plan)
             or ask_about_single_row(self, plan)
+            or ask_about_breakdown(self, plan)
         )
         if asked is not None:
             return self.clarify(asked)
         return plan
+
+    def _default_count(self, plan: Plan, builder: MetricBuilder) -> Plan | None:
+        """Nothing to compute was named: count the rows of the groups and conditions that were read, or (None
+        returned) the plan that replaces that count. A question asking who, which, when or what, of which only
+        conditions were read, is asked back: counting the rows that meet them (with no group to name them)
+        would answer "how many" instead ("what year was the first success?")."""
+        unmapped = leftover_words(self.text, self.taken, self.question)
+        if unmapped or not (plan.groups or builder.filters_pending()):
+            return self.fallback(unmapped, "unmapped")
+        if self.lang == "en" and not self.cues.counting and not plan.groups and ASKS_FOR_A_VALUE.match(self.text):
+            return self.clarify(ask_for_the_value(self, plan))
+        builder.count_rows()
+        plan.reason = "default_count"
+        return None
 
     def clarify(self, asked: Clarification) -> Plan:
         plan = self.fallback([], "clarify")
@@ -387,6 +437,9 @@ class Analyzer:
         return plan
 
 
+# "who …", "which …", "when …", "what year …": a value is asked for, which a count of rows does not give
+_WH_HEAD = re.compile(r"^\s*(?:which|what)\s+")  # the column right after it is the one asked for
+_EACH_MARKERS = ("each", "per", "for each", "every", "各", "每个", "每")
 _ARTICLES = re.compile(r"(?:(?<![a-z])(?:a|an|the)\s*)+$")  # "other than a friendly match": the article is skipped
 
 

@@ -6,7 +6,7 @@ the vocabulary of analysis questions (aggregations, time grains, rankings, share
 
 from __future__ import annotations
 
-from apps.datasets.resolve import GLOSSARY
+from apps.datasets.query.resolve import GLOSSARY
 
 # Concept -> the words (Chinese and English) people use for it. A column "belongs" to a concept when
 # its name is, or contains, one of the words; the other words then reach that column too.
@@ -474,3 +474,6 @@ STOPWORDS_EN = frozenset(
         "level levels q1 q2 q3 q4 h1 h2 first second half last past recent next"
     ).split()
 )
+
+# Words that open a question asking for a value (a name, a year, a place), not for a number of rows.
+VALUE_QUESTION_WORDS = ("who", "whom", "whose", "which", "when", "where", "what")

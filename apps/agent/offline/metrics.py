@@ -12,23 +12,23 @@ from apps.agent.offline.plan import Lang, Metric, Plan, Shown
 from apps.agent.offline.schema_terms import Term, fold, singular
 from apps.agent.offline.shaping import finish_plan
 from apps.agent.offline.wording import speaking
-from apps.datasets.queryspec import Derived, Filter, Window
+from apps.datasets.query.spec import Derived, Filter, Window
 
 if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer
 
 _ZH = {"sum": "{c}合计", "avg": "平均{c}", "median": "{c}中位数", "max": "最高{c}", "min": "最低{c}"}
 _ZH |= {"stddev": "{c}标准差", "variance": "{c}方差", "quantile": "{c}分位数", "nunique": "{c}数"}
-_EN = {"sum": "total_{c}", "avg": "avg_{c}", "median": "median_{c}", "max": "max_{c}", "min": "min_{c}"}
-_EN |= {"stddev": "stddev_{c}", "variance": "variance_{c}", "quantile": "quantile_{c}", "nunique": "distinct_{c}"}
+_EN = {"sum": "total {c}", "avg": "average {c}", "median": "median {c}", "max": "max {c}", "min": "min {c}"}
+_EN |= {"stddev": "stddev of {c}", "variance": "variance of {c}", "quantile": "quantile of {c}"}
+_EN |= {"nunique": "distinct {c}"}
 _ZH_ROLES = {"corr": "{c}与{c2}相关系数", "per": "{c}/{c2}", "earliest": "最早{c}", "latest": "最晚{c}"}
 _ZH_ROLES |= {"min": "{c}最小值", "lower_quartile": "{c}下四分位数", "median": "{c}中位数"}
 _ZH_ROLES |= {"upper_quartile": "{c}上四分位数", "max": "{c}最大值"}
-_EN_ROLES = {"corr": "corr_{s}_{s2}", "per": "", "earliest": "earliest_{c}", "latest": "latest_{c}"}
-_EN_ROLES |= {"min": "min_{c}", "lower_quartile": "lower_quartile_{c}", "median": "median_{c}"}
-_EN_ROLES |= {"upper_quartile": "upper_quartile_{c}", "max": "max_{c}"}
+_EN_ROLES = {"corr": "correlation of {c} and {c2}", "per": "", "earliest": "earliest {c}", "latest": "latest {c}"}
+_EN_ROLES |= {"min": "min {c}", "lower_quartile": "lower quartile of {c}", "median": "median {c}"}
+_EN_ROLES |= {"upper_quartile": "upper quartile of {c}", "max": "max {c}"}
 Condition = tuple[Term, Filter]
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def ask_ordinal(column: str, lang: Lang) -> Clarification:
@@ -82,9 +82,8 @@ class MetricBuilder:
     def agg_name(self, func: str, column: str) -> str:
         if self.zh:
             return self.unique(_ZH[func].format(c=column))
-        if _CJK.search(column):  # an English question over Chinese names: "total 金额", not "total_金额"
-            return self.unique(_EN[func].replace("_{c}", " {c}").format(c=column))
-        return self.unique(_EN[func].format(c=re.sub(r"\s+", "_", column)))
+        # words, then the data's own name: "total Attendance", "total 金额", never "total_Attendance"
+        return self.unique(_EN[func].format(c=column))
 
     def count_name(self) -> str:
         """订单数 / order_count when the question names what is counted, else 记录数 / count."""
@@ -97,7 +96,7 @@ class MetricBuilder:
         if target is None or self.a.view(target).category not in ("id", "time", "flag"):
             return self.unique("记录数" if self.zh else "count")
         said = self.a.question[target.start : target.end]
-        return self.unique(said + "数" if self.zh else singular(_slug(said)) + "_count")
+        return self.unique(said + "数" if self.zh else f"number of {fold(said).strip()}")
 
     def add(self, metric: Metric, at: int) -> Metric:
         self.plan.metrics.append(metric)
@@ -277,7 +276,7 @@ class MetricBuilder:
         if self.zh:
             name = _ZH_ROLES[role].format(c=column, c2=column2)
         else:
-            name = _EN_ROLES[role].format(c=re.sub(r"\s+", "_", column), s=_slug(column), s2=_slug(column2))
+            name = _EN_ROLES[role].format(c=column, c2=column2)
             if role == "per":
                 name = f"{_slug(column)}_per_{singular(_slug(column2))}"
         return self.unique(name)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from apps.agent.clarification import Clarification
-from apps.datasets.queryspec import Aggregation, Derived, Filter, GroupBy, QuerySpec, Sort, Window
+from apps.datasets.query.spec import Aggregation, Derived, Filter, GroupBy, QuerySpec, Sort, Window
 
 PlanKind = Literal["scalar", "grouped", "ranking", "rows", "trend", "fallback"]
 Lang = Literal["zh", "en"]
@@ -61,6 +61,7 @@ class Plan:
     row_columns: list[str] = field(default_factory=list)
     shown: list[Shown] = field(default_factory=list)
     ascending: bool = False
+    single_best: bool = False  # the best group is asked for: every group tied with it is kept (rank 1)
     chart: str | None = None
     time_group: str | None = None
     unmapped: list[str] = field(default_factory=list)
@@ -134,5 +135,5 @@ def filter_label(column: str, op: str, value: Any, lang: Lang) -> str:
         shown = ("是" if value else "否") if lang == "zh" else str(value).lower()
     elif isinstance(value, list):
         shown = "、".join(str(v) for v in value) if lang == "zh" else ", ".join(str(v) for v in value)
-    words = {"in": "属于" if lang == "zh" else "in", "!=": "≠"}
+    words = {"in": "属于" if lang == "zh" else "in", "!=": "≠", "contains": "包含" if lang == "zh" else "contains"}
     return f"{column} {words.get(op, op)} {shown}"

@@ -4,11 +4,13 @@ has ("Which city has the highest density?"), never answered."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from apps.agent.clarification import Clarification
+from apps.agent.clarification import Clarification, quotes_a_number
+from apps.agent.offline import lexicon as lx
 from apps.agent.offline.followups import measure_phrase
 from apps.agent.offline.plan import Plan
 from apps.agent.offline.wording import speaking
@@ -16,6 +18,8 @@ from apps.agent.offline.wording import speaking
 if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer
 
+# "who …", "which …", "what year …": a value is asked for; `wh` is the asking words as written
+ASKS_FOR_A_VALUE = re.compile(rf"^\s*(?P<wh>(?:{'|'.join(lx.VALUE_QUESTION_WORDS)})(?![a-z])(?:\s+[^\s?]+)?)", re.I)
 ONE_ROW_EACH = 0.9  # distinct values per row above which each group is (almost) a single row
 MAX_CHOICES = 3
 
@@ -25,7 +29,8 @@ def counts_single_rows(a: Analyzer, plan: Plan) -> bool:
     if plan.kind != "ranking" or not plan.dims or [m.func for m in plan.metrics] != ["count"]:
         return False
     rows = max(a.schema.row_count, 1)
-    return all(a.schema.by_name[g.column].distinct >= ONE_ROW_EACH * rows for g in plan.dims)
+    # one near-unique column makes every combination with it near-unique too
+    return any(a.schema.by_name[g.column].distinct >= ONE_ROW_EACH * rows for g in plan.dims)
 
 
 def ask_about_ranking(a: Analyzer, plan: Plan) -> Clarification | None:
@@ -70,4 +75,43 @@ def ask_about_single_row(a: Analyzer, plan: Plan) -> Clarification | None:
             "number you mean?"
         ) % {"value": value}
         choices = [_("What is the %(column)s of %(value)s?") % {"column": m.name, "value": value} for m in measures]
+    return Clarification(question, choices)
+
+
+def ask_about_breakdown(a: Analyzer, plan: Plan) -> Clarification | None:
+    """ "how many teams share a common kit manufacturer", "how many goals did brazil score": a count question
+    names a column without "each", "per" or "by". Counting per value of it answers another question than one
+    total, and a total that ignores it may miss a condition: which is meant is asked."""
+    if not a.ungrouped:
+        return None
+    column = a.ungrouped[0].column
+    asked = a.question.strip().rstrip("?？").strip()
+    with speaking(a.lang):
+        if quotes_a_number(column):  # a clarification's question quotes no number
+            question = _("The question names a column without saying “each” or “per”. Count for each, or one total?")
+        else:
+            question = _(
+                "The question names “%(column)s” without saying “each” or “per”. Count for each %(column)s, or "
+                "one total?"
+            ) % {"column": column}
+        choices = [
+            _("%(question)s, for each %(column)s?") % {"question": asked, "column": column},
+            _("%(question)s, in total whatever the %(column)s?") % {"question": asked, "column": column},
+        ]
+    return Clarification(question, choices)
+
+
+def ask_for_the_value(a: Analyzer, plan: Plan) -> Clarification:
+    """ "what year was the first success?": the question asks for a value (who, which, when, what year), but
+    only its conditions could be read. Counting the rows that meet them would answer "how many", another
+    question: which column holds the value is asked."""
+    asked = a.question.strip().rstrip("?？").strip()
+    wh = ASKS_FOR_A_VALUE.match(asked)
+    columns = [v.name for v in a.schema.views if not quotes_a_number(v.name)][:MAX_CHOICES]
+    with speaking(a.lang):
+        question = _(
+            "The question asks “%(wh)s”, but I could not tell which column holds the answer or which row is "
+            "meant, so I have not answered. Which column should I read?"
+        ) % {"wh": wh["wh"] if wh and not quotes_a_number(wh["wh"]) else asked.split()[0]}
+        choices = [_("%(question)s (from the %(column)s column)?") % {"question": asked, "column": c} for c in columns]
     return Clarification(question, choices)

@@ -23,7 +23,7 @@ from apps.agent.offline.lexicon import (
     TRUE_VALUES,
     VALUE_SYNONYMS,
 )
-from apps.datasets.profile import TableProfile
+from apps.datasets.ingest.profile import TableProfile
 
 Category = Literal["time", "year", "measure", "dimension", "id", "flag"]
 NAME, SYNONYM, VALUE_EXACT, CORE, VALUE_SYNONYM, CONCEPT, VALUE_FOLDED, CONCEPT_PART, PART = (
@@ -109,6 +109,7 @@ class ColumnView:
     aliases: tuple[tuple[str, float], ...] = ()
     period: str | None = None  # "month" or "quarter": a text column of periods ("2025-01", "2025-Q1")
     total_label: str | None = None  # the value of a summary row ("Total"), left out of every computation
+    complete: bool = False  # `values` holds every value of the column (not only the most frequent ones)
 
     @property
     def ordinal(self) -> bool:
@@ -297,15 +298,19 @@ def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | Non
                 aliases=_aliases(col.name, category == "flag", synonyms.get(col.name, ())),
                 period=text_period(values) if category == "dimension" and col.kind == "text" else None,
                 total_label=col.total_label,
+                complete=col.values is not None,
             )
         )
     return Schema(views=views, row_count=profile.row_count)
 
 
 @lru_cache(maxsize=4096)
-def alias_pattern(alias: str) -> re.Pattern[str]:
+def alias_pattern(alias: str, *, column: bool = False) -> re.Pattern[str]:
+    """Where a name is said; a column's name also in its plural ("frequencies" for Frequency)."""
     if _LATIN.search(alias):
         body = r"[\s\-]*".join(re.escape(w) for w in alias.split())
+        if column and len(alias) > 3 and alias.endswith("y") and alias[-2] not in "aeiou":  # frequency -> frequencies
+            body = body[:-1] + "(?:y|ies|ied)"
         return re.compile(rf"(?<![a-z0-9]){body}(?:s|es|ed|d|ing|ly)?(?![a-z0-9])")
     return re.compile(re.escape(alias))
 
@@ -313,7 +318,7 @@ def alias_pattern(alias: str) -> re.Pattern[str]:
 def _column_candidates(text: str, view: ColumnView) -> list[Term]:
     found = []
     for alias, strength in view.aliases:
-        for match in alias_pattern(alias).finditer(text):
+        for match in alias_pattern(alias, column=True).finditer(text):
             found.append(Term(view.name, "column", match.start(), match.end(), strength))
     found.sort(key=lambda t: (t.start, -t.end))
     merged: list[Term] = []

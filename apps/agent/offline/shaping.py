@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext as _
 
 from apps.agent.offline.plan import Plan, Shown, filter_label
+from apps.agent.offline.schema_terms import ColumnView
 from apps.agent.offline.wording import speaking
-from apps.datasets.queryspec import Filter, Sort, Window
+from apps.datasets.query.spec import Filter, Sort, Window
 
 if TYPE_CHECKING:
     from apps.agent.offline.metrics import MetricBuilder
@@ -42,7 +43,8 @@ def add_filters(b: MetricBuilder) -> None:
                 plan.filter_labels.append(_label(b, column, "!=", term.value))
             continue
         if len(terms) == 1:
-            spec = Filter(column=column, op="=", value=terms[0].value)
+            op = "contains" if listed_in_cells(a.schema.by_name[column], terms[0].value) else "="
+            spec = Filter(column=column, op=op, value=terms[0].value)
         else:
             spec = Filter(column=column, op="in", value=[t.value for t in terms])
         plan.filters.append(spec)
@@ -56,6 +58,37 @@ def add_filters(b: MetricBuilder) -> None:
     for t in a.cues.thresholds:
         plan.filters.append(Filter(column=t.column, op=t.op, value=t.value))
         plan.filter_labels.append(f"{t.column} {t.op} {t.label}")
+
+
+# Cells that stand for "no value" in tables typed by hand: never the answer to "which … the most".
+PLACEHOLDERS = frozenset({"n/a", "na", "n.a.", "-", "--", "—", "–", "?", "tbd", "tba"})
+_LIST_BEFORE = (",", ";", "/", "&", "+", " and")
+_LIST_AFTER = (",", ";", "/", "&", "+", "(", "[", "*", "†", "‡", "#", "and ")
+
+
+def _item_of(cell: str, value: str) -> bool:
+    """Whether `value` stands in `cell` as one item of a list or with a note ("Allegany, Garrett",
+    "Canadian Army (1939-1945)", "Lillestrøm*"), rather than inside another name ("Royal Canadian Army")."""
+    at = cell.find(value)
+    while at >= 0:
+        before, after = cell[:at].rstrip(), cell[at + len(value) :].lstrip()
+        if (not before or before.endswith(_LIST_BEFORE)) and (not after or after.startswith(_LIST_AFTER)):
+            return True
+        at = cell.find(value, at + 1)
+    return False
+
+
+def listed_in_cells(view: ColumnView, value: Any) -> bool:
+    """A value that other cells of its column list among others or annotate ("Allegany" beside
+    "Allegany, Garrett"): those rows are about it too, so the filter keeps every cell that holds it, not only
+    the cells equal to it. Decided only over a column whose every value is known, and only when each cell
+    that holds the value's text holds it as a whole item."""
+    if not view.complete or not isinstance(value, str) or not value.strip():
+        return False
+    wanted = value.strip().lower()
+    holding = [c.strip().lower() for c in view.values if wanted in c.strip().lower()]
+    others = [c for c in holding if c != wanted]
+    return bool(others) and all(_item_of(c, wanted) for c in others)
 
 
 def leave_out_summary_rows(b: MetricBuilder) -> None:
@@ -97,19 +130,29 @@ def add_order(b: MetricBuilder) -> None:
     if cues.ranking and plan.groups:
         for g in plan.dims:  # "哪种退货原因最多": among the rows that have one (a blank is not an answer)
             view = b.a.schema.by_name.get(g.column)
-            if view is not None and view.null_ratio > 0 and all(f.column != g.column for f in plan.filters):
+            if view is None or any(f.column == g.column for f in plan.filters):
+                continue
+            if view.null_ratio > 0:
                 plan.filters.append(Filter(column=g.column, op="is_null", value=False))
                 with speaking(b.a.lang):
                     plan.filter_labels.append(_("%(column)s is not blank") % {"column": g.column})
+            for placeholder in [v for v in view.values if v.strip().lower() in PLACEHOLDERS]:
+                plan.filters.append(Filter(column=g.column, op="!=", value=placeholder))  # "N/A" names no one
+                plan.filter_labels.append(_label(b, g.column, "!=", placeholder))
         n = cues.top_n or (None if cues.plural else 1)
         plan.ascending = cues.ascending
-        if plan.time_group and plan.dims:
+        per_period = [plan.time_group] if plan.time_group and plan.dims else []
+        if per_period or n == 1:  # the best of each period; "which X has the most": all tied at the top
             rank = b.unique("名次" if b.zh else "rank")
             plan.windows.append(
-                Window(name=rank, func="rank", of=primary, partition_by=[plan.time_group], desc=not cues.ascending)
+                Window(name=rank, func="rank", of=primary, partition_by=per_period, desc=not cues.ascending)
             )
             plan.having.append(Filter(column=rank, op="<=", value=n or 1))
-            plan.sort = [Sort(by=plan.time_group), Sort(by=rank)]
+            if per_period:
+                plan.sort = [Sort(by=plan.time_group), Sort(by=rank)]
+            else:
+                plan.sort = [Sort(by=primary, desc=not cues.ascending)] + [Sort(by=g.name) for g in plan.dims]
+                plan.single_best = True
         else:
             plan.sort = [Sort(by=primary, desc=not cues.ascending)]
             plan.limit = n

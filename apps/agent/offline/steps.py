@@ -13,18 +13,18 @@ from typing import Any
 from django.utils.translation import gettext as _
 from pydantic import ValidationError
 
-from apps.agent.clarification import Clarification, write_clarification
+from apps.agent.clarification import Clarification, quotes_a_number, write_clarification
 from apps.agent.offline.ambiguity import only_a_basis
-from apps.agent.offline.drafts import ResultView, answer_draft, change_names
+from apps.agent.offline.drafts import ResultView, Writer, answer_draft, change_names
 from apps.agent.offline.followups import fallback_draft, follow_ups
 from apps.agent.offline.intent import analyze, language_of
-from apps.agent.offline.plan import Lang, Metric, Plan
+from apps.agent.offline.plan import Lang, Metric, Plan, filter_label
 from apps.agent.offline.refusals import refusal_draft
 from apps.agent.offline.schema_terms import Schema, find_terms, fold, schema_of, singular
 from apps.agent.offline.transcript import ToolResult, Transcript
 from apps.agent.offline.trend_summary import change_spec, summarised
-from apps.agent.offline.wording import speaking
-from apps.datasets.profile import TableProfile
+from apps.agent.offline.wording import names, speaking
+from apps.datasets.ingest.profile import TableProfile
 
 
 @dataclass
@@ -233,6 +233,9 @@ class Planner:
         if summary and change is None:  # the overall change of a trend, computed by a query of its own
             spec = change_spec(plan, result.columns, result.rows, change_names(plan))
             return Move(calls=[("run_query", {"spec": spec, **_table_args(table)})])
+        emptied = empty_under_conditions(plan, result, schema)
+        if emptied is not None:  # nothing meets every condition together: a misreading more often than a fact
+            return Move(draft=write_clarification(self.padded(emptied, schema)))
         questions = follow_ups(schema, plan, self.lang, self.t.question)
         strict = self.t.verify_failed
         overall = _view(change) if summary and change is not None and change.ok else None
@@ -246,6 +249,32 @@ class Planner:
             "Sorry, I could not read this data's structure or run a query, so I cannot answer. "
             "Check the data source and try again."
         )
+
+
+def empty_under_conditions(plan: Plan, result: ResultView, schema: Schema) -> Clarification | None:
+    """ "how many seats did liberal and country league win" read as Party = … and Votes = WIN: when no row
+    meets two or more conditions of the question together, the likelier story is that one of them was misread,
+    not that the answer is "none". Which condition to keep is asked (each alone is a question the data
+    answers), rather than "no rows" shown as a verified answer."""
+    # "is not blank" and "without the summary row" are the planner's own conditions, not the question's
+    asked = [f for f in plan.filters if f.op not in ("is_null", "!=")]
+    if len(asked) < 2 or not Writer(plan, result, schema).nothing_matched():
+        return None
+    columns = list(dict.fromkeys(f.column for f in asked))
+    with speaking(plan.lang):
+        if any(quotes_a_number(c) for c in columns):
+            question = _(
+                "No row meets all the conditions together, so one of them may not be what you meant. "
+                "Which one should I keep?"
+            )
+        else:
+            question = _(
+                "No row meets the conditions on %(columns)s together, so one of them may not be what you meant. "
+                "Which one should I keep?"
+            ) % {"columns": names([f"“{c}”" for c in columns])}
+        labels = [filter_label(f.column, f.op, f.value, plan.lang) for f in asked]
+        choices = [_("How many rows have %(condition)s?") % {"condition": label} for label in labels]
+    return Clarification(question, choices)
 
 
 def next_move(transcript: Transcript, tools: set[str]) -> Move:

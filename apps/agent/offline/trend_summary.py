@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from apps.agent.offline.plan import Metric, Plan
-from apps.datasets.queryspec import Derived, Filter, QuerySpec
+from apps.datasets.query.spec import Derived, Filter, QuerySpec
 
 MIN_POINTS = 3
 _GRAINS = ("month", "quarter", "year")

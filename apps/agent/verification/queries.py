@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from apps.agent.verification.grounding import date_tokens_of_value
 from apps.agent.verification.vocabulary import is_label_text, norm
-from apps.datasets.queryspec import QuerySpec
+from apps.datasets.query.spec import QuerySpec
 
 QUERY_TOOLS = ("run_query", "execute_sql_safe", "sample_rows")
 _MAX_RANGE_MONTHS = 36

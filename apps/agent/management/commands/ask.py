@@ -15,7 +15,8 @@ from apps.agent.references import no_data_matched
 from apps.agent.response import ExplanationOut, TableOut
 from apps.agent.runner import answer_question
 from apps.agent.tools import DataBinding
-from apps.datasets import selectors, source_selectors
+from apps.datasets import selectors
+from apps.datasets.sources import selectors as source_selectors
 from apps.tenants.selectors import tenant_by_slug
 from baplatform.errors import PlatformError
 

@@ -13,7 +13,7 @@ from apps.agent.offline.cues import find_words
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.plan import Shown
 from apps.agent.offline.schema_terms import fold
-from apps.datasets.queryspec import Sort
+from apps.datasets.query.spec import Sort
 
 _PLACE = re.compile(r"(?<![a-z])(?:rank|ranking|place|placing|position|pos)(?![a-z])|名次|排名")
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.plan import Shown
-from apps.datasets.queryspec import Derived
+from apps.datasets.query.spec import Derived
 
 if TYPE_CHECKING:
     from apps.agent.offline.metrics import MetricBuilder

@@ -13,7 +13,7 @@ from apps.agent.offline.cues import find_words
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.plan import Metric, Shown
 from apps.agent.offline.timewords import Period, periods
-from apps.datasets.queryspec import Derived, Filter
+from apps.datasets.query.spec import Derived, Filter
 
 if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer

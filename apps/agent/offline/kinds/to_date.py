@@ -14,7 +14,7 @@ from apps.agent.offline.cues import find_words
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.timewords import Period, periods
 from apps.agent.offline.wording import speaking
-from apps.datasets.queryspec import Filter
+from apps.datasets.query.spec import Filter
 
 if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer

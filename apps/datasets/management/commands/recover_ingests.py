@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from apps.datasets import recovery
+from apps.datasets.ingest import recovery
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from apps.datasets import selectors
 from apps.datasets.demo import ORDERS, demo_datasets_seed
 from apps.datasets.errors import IngestRejected
-from apps.datasets.queryspec import QuerySpec
+from apps.datasets.query.spec import QuerySpec
 from apps.tenants.selectors import tenant_by_slug
 
 FIRST_QUERY = {

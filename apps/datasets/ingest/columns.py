@@ -1,0 +1,304 @@
+"""Column names and types of a freshly loaded table: header checks, empty unnamed columns, typing.
+
+Shared by the CSV and Excel loaders. Identifiers are quoted through sqlglot; the patterns are
+constants; no user text is ever spliced into SQL unquoted.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+from django.utils.translation import gettext as _
+from sqlglot import exp
+
+from apps.datasets.errors import IngestRejected
+from apps.datasets.query.dialects import fill
+
+Progress = Callable[[float, str], None]
+DEFAULT_MAX_COLUMNS = 1000
+DEFAULT_MAX_LINE_BYTES = 2 * 1024**2  # DuckDB's own default longest line
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one ingest may load: data rows, columns, and the longest line of a text file in bytes."""
+
+    rows: int
+    columns: int = DEFAULT_MAX_COLUMNS
+    line_bytes: int = DEFAULT_MAX_LINE_BYTES
+
+
+def check_width(count: int, limits: Limits) -> None:
+    """Refuse a table wider than the limit before any of it is loaded."""
+    if count > limits.columns:
+        raise IngestRejected(
+            _(
+                "the table has %(count)s columns, more than the %(limit)s an upload may have; keep the columns you "
+                "need (or split the table into several files) and upload it again"
+            )
+            % {"count": f"{count:,}", "limit": f"{limits.columns:,}"},
+            code="too_many_columns",
+        )
+
+
+@dataclass
+class IngestReport:
+    reader: str
+    rows: int = 0
+    columns: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    encoding: str | None = None
+    delimiter: str | None = None
+    dropped_empty_columns: list[int] = field(default_factory=list)
+    converted: dict[str, str] = field(default_factory=dict)
+
+
+def check_header(raw: list[Any], header_row: int) -> tuple[list[str], list[int]]:
+    """Column names from a header row: trimmed, unique, none blank (except for empty columns).
+
+    Returns the names (blank ones as placeholders) and the positions of blank names, which the
+    loader drops when their column holds no data and rejects otherwise.
+    """
+    names: list[str] = []
+    blanks: list[int] = []
+    seen: dict[str, int] = {}
+    for position, value in enumerate(raw):
+        name = _header_text(value)
+        if not name:
+            blanks.append(position)
+            name = f"__blank_{position}"
+        elif name in seen:
+            raise IngestRejected(
+                _(
+                    "the header row (row %(row)s) names column '%(name)s' twice (columns %(first)s and %(second)s); "
+                    "rename one of them, or choose the row that holds the column names"
+                )
+                % {"row": header_row, "name": name, "first": seen[name] + 1, "second": position + 1},
+                code="duplicate_header",
+            )
+        seen[name] = position
+        names.append(name)
+    if len(blanks) == len(names):
+        raise IngestRejected(
+            _("row %(row)s holds no column names; set the header row to the row with the names") % {"row": header_row},
+            code="blank_header",
+        )
+    return names, blanks
+
+
+def _header_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return re.sub(r"\s+", " ", str(value)).strip()
+
+
+def _column(name: str) -> exp.Column:
+    return exp.column(exp.to_identifier(name, quoted=True))
+
+
+_DATA = exp.Table(this=exp.to_identifier("data", quoted=True))
+
+
+def _first_row(con: duckdb.DuckDBPyConnection, select: exp.Select) -> tuple[Any, ...]:
+    return con.execute(select.sql("duckdb")).fetchall()[0]
+
+
+def _rewrite(con: duckdb.DuckDBPyConnection, outputs: list[exp.Expr]) -> None:
+    """Replace table `data` by a projection of itself (drop columns, change types) in one pass."""
+    select = exp.select(*outputs).from_(_DATA.copy())
+    con.execute(exp.Create(this=_DATA.copy(), kind="TABLE", expression=select, replace=True).sql("duckdb"))
+
+
+INDEX_COLUMN = "index"
+
+
+def _index_name(names: list[str]) -> str:
+    """The name of an unnamed first column with data: `index`, as pandas writes its row index."""
+    taken = set(names)
+    name, number = INDEX_COLUMN, 1
+    while name in taken:
+        name, number = f"{INDEX_COLUMN}_{number}", number + 1
+    return name
+
+
+def drop_blank_columns(con: duckdb.DuckDBPyConnection, names: list[str], blanks: list[int], header_row: int) -> None:
+    """Drop unnamed columns that hold nothing; an unnamed column with data is the user's to name.
+
+    The one exception is an unnamed first column with data: that is the row index pandas writes
+    (`df.to_csv()` gives ",a,b"), kept as a column named `index`. `names` is updated in place.
+    """
+    if not blanks:
+        return
+    counts = _first_row(con, exp.select(*(exp.Count(this=_column(names[i])) for i in blanks)).from_(_DATA.copy()))
+    outputs: list[exp.Expr] = []
+    for position, count in zip(blanks, counts, strict=True):
+        if count and position == 0:
+            renamed = _index_name(names)
+            outputs.append(exp.alias_(_column(names[0]), exp.to_identifier(renamed, quoted=True)))
+            names[0] = renamed
+            continue
+        if count:
+            before = next((names[i] for i in range(position - 1, -1, -1) if i not in blanks), None)
+            where = (
+                _("column %(position)s (after '%(before)s')") % {"position": position + 1, "before": before}
+                if before
+                else _("column %(position)s") % {"position": position + 1}
+            )
+            raise IngestRejected(
+                _(
+                    "%(where)s has data but no name in the header row (row %(row)s); give it a name, or choose "
+                    "the row that holds the column names"
+                )
+                % {"where": where, "row": header_row},
+                code="blank_header",
+            )
+    kept = [i for i in range(len(names)) if i not in blanks]
+    _rewrite(con, [*outputs, *(_column(names[i]) for i in kept)])
+    blanks[:] = [i for i in blanks if not (outputs and i == 0)]
+
+
+# Constant templates (no user text; __c__ becomes the quoted column). Per source type, the narrower
+# types its values may fit, narrowest first, as (type, test over all values, conversion). Numbers
+# with a leading zero (00123) stay text: they are codes, not quantities.
+_AS_TIME = "TRY_CAST(REPLACE(TRIM(__c__), '/', '-') AS TIMESTAMP)"
+_FITS_TIME = (
+    r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[0-9]{4}[-/][0-9]{1,2}[-/][0-9]{1,2}"
+    r"([ T][0-9]{1,2}:[0-9]{2}(:[0-9]{2}([.][0-9]+)?)?)?')) AND COUNT(" + _AS_TIME + ") = COUNT(__c__)"
+)
+# Dates written with a month name, as English-language spreadsheets and exports do: 19-Jan-18,
+# 19 January 2018, December 30, 2007. A column becomes a date only when every value has the same
+# shape; a two-digit year is kept apart from a four-digit one, so 18 never becomes the year 18.
+_MONTH = "[A-Za-z]{3,9}"
+_NAMED_MONTH_DATES = (
+    (f"[0-9]{{1,2}}[- ]{_MONTH}[- ][0-9]{{2}}", ("%d-%b-%y", "%d-%B-%y", "%d %b %y", "%d %B %y")),
+    (f"[0-9]{{1,2}}[- ]{_MONTH}[- ][0-9]{{4}}", ("%d-%b-%Y", "%d-%B-%Y", "%d %b %Y", "%d %B %Y")),
+    (f"{_MONTH} [0-9]{{1,2}}, ?[0-9]{{4}}", ("%B %d, %Y", "%b %d, %Y", "%B %d,%Y", "%b %d,%Y")),
+)
+
+
+def _named_month_date(pattern: str, formats: tuple[str, ...]) -> tuple[str, str, str]:
+    parse = "TRY_STRPTIME(TRIM(__c__), [" + ", ".join(f"'{f}'" for f in formats) + "])"
+    fits = f"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '{pattern}')) AND COUNT({parse}) = COUNT(__c__)"
+    return ("DATE", fits, f"CAST({parse} AS DATE)")
+
+
+NARROWER: dict[str, list[tuple[str, str, str]]] = {
+    "VARCHAR": [
+        (
+            "BIGINT",
+            r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[+-]?(0|[1-9][0-9]{0,17})'))",
+            "CAST(TRIM(__c__) AS BIGINT)",
+        ),
+        (
+            "DOUBLE",
+            r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), "
+            r"'[+-]?((0|[1-9][0-9]*)([.][0-9]+)?|[.][0-9]+)([eE][+-]?[0-9]+)?'))",
+            "CAST(TRIM(__c__) AS DOUBLE)",
+        ),
+        # Numbers written with thousands separators ("1,204", "-12,345.5"), as people type them in spreadsheets.
+        (
+            "BIGINT",
+            r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[+-]?([1-9][0-9]{0,2}(,[0-9]{3}){1,5}|0|[1-9][0-9]{0,17})'))",
+            "CAST(REPLACE(TRIM(__c__), ',', '') AS BIGINT)",
+        ),
+        (
+            "DOUBLE",
+            r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), "
+            r"'[+-]?([1-9][0-9]{0,2}(,[0-9]{3})+|0|[1-9][0-9]*)([.][0-9]+)?'))",
+            "CAST(REPLACE(TRIM(__c__), ',', '') AS DOUBLE)",
+        ),
+        ("BOOLEAN", "BOOL_AND(LOWER(TRIM(__c__)) IN ('true', 'false'))", "CAST(TRIM(__c__) AS BOOLEAN)"),
+        (
+            "DATE",
+            f"{_FITS_TIME} AND BOOL_AND({_AS_TIME} = DATE_TRUNC('day', {_AS_TIME}))",
+            "CAST(REPLACE(TRIM(__c__), '/', '-') AS DATE)",
+        ),
+        ("TIMESTAMP", _FITS_TIME, "CAST(REPLACE(TRIM(__c__), '/', '-') AS TIMESTAMP)"),
+        *(_named_month_date(pattern, formats) for pattern, formats in _NAMED_MONTH_DATES),
+    ],
+    # Offsets (2024-01-01T10:00:00Z, +08:00) are kept as the UTC time: one kind of time per dataset.
+    "TIMESTAMP WITH TIME ZONE": [("TIMESTAMP", "COUNT(*) >= 0", "TIMEZONE('UTC', __c__)")],
+    # Excel stores every number as a double and every date as a date-time.
+    "DOUBLE": [("BIGINT", "BOOL_AND(__c__ = TRUNC(__c__) AND ABS(__c__) < 9e15)", "CAST(__c__ AS BIGINT)")],
+    "TIMESTAMP": [("DATE", "BOOL_AND(__c__ = DATE_TRUNC('day', __c__))", "CAST(__c__ AS DATE)")],
+}
+
+
+def _family(type_name: str) -> str:
+    """TIMESTAMP_MS, TIMESTAMP_NS... (as Arrow hands them over) are all TIMESTAMP here."""
+    return "TIMESTAMP" if type_name.startswith("TIMESTAMP") and "TIME ZONE" not in type_name else type_name
+
+
+TESTS_PER_SCAN = 256  # DuckDB plans one huge SELECT in more than linear time: wide tables are scanned in batches
+_MARKER = "__c__"
+
+
+@functools.lru_cache(maxsize=128)
+def _template_sql(template: str) -> str:
+    """A constant template as DuckDB SQL with its column marker left in place (parsed once, not per column)."""
+    text = fill(template, "duckdb", c=exp.column(exp.to_identifier(_MARKER))).sql("duckdb")
+    if text.count(_MARKER) != template.count(_MARKER):
+        raise ValueError(f"template marker lost: {template}")
+    return text
+
+
+def _rule_sql(template: str, name: str) -> str:
+    """The template applied to one column; the name goes in as an identifier quoted by sqlglot."""
+    return _template_sql(template).replace(_MARKER, exp.to_identifier(name, quoted=True).sql("duckdb"))
+
+
+def _verdicts(con: duckdb.DuckDBPyConnection, tests: list[str], source: exp.Expr) -> list[Any]:
+    verdicts: list[Any] = []
+    origin = source.sql("duckdb")
+    for start in range(0, len(tests), TESTS_PER_SCAN):
+        batch = ", ".join(tests[start : start + TESTS_PER_SCAN])
+        # constant templates whose only variable part is an identifier quoted by sqlglot
+        verdicts += con.execute(f"SELECT {batch} FROM {origin}").fetchall()[0]  # noqa: S608
+    return verdicts
+
+
+def infer_types(
+    con: duckdb.DuckDBPyConnection, *, sources: tuple[str, ...] = ("VARCHAR", "TIMESTAMP WITH TIME ZONE")
+) -> dict[str, str]:
+    """Give columns of the `sources` types the narrowest type all their values fit.
+
+    Text may become integer, decimal, boolean, date or date-time; doubles integers; date-times dates;
+    date-times with a time zone the UTC date-time.
+    A cheap pass over the first rows rules most columns out; one full scan confirms the rest.
+    A column with a single value that does not fit (N/A, 2025-02-30) keeps its type: nothing is lost.
+    """
+    described = con.execute('DESCRIBE "data"').fetchall()
+    names = [row[0] for row in described]
+    candidates = [
+        (row[0], index, rule)
+        for row in described
+        if _family(row[1]) in sources
+        for index, rule in enumerate(NARROWER.get(_family(row[1]), []))
+    ]
+    sample = exp.select(exp.Star()).from_(_DATA.copy()).limit(2000).subquery("sample")
+    for source in (sample, _DATA):
+        if not candidates:
+            return {}
+        tests = [_rule_sql(rule[1], name) for name, _index, rule in candidates]
+        verdicts = _verdicts(con, tests, source)
+        candidates = [item for item, ok in zip(candidates, verdicts, strict=True) if ok]
+    chosen: dict[str, tuple[str, str, str]] = {}
+    for name, _index, rule in candidates:  # narrowest first
+        chosen.setdefault(name, rule)
+    if not chosen:
+        return {}
+    outputs: list[exp.Expr] = [
+        exp.alias_(fill(chosen[n][2], "duckdb", c=_column(n)), exp.to_identifier(n, quoted=True))
+        if n in chosen
+        else _column(n)
+        for n in names
+    ]
+    _rewrite(con, outputs)
+    return {name: rule[0] for name, rule in chosen.items()}

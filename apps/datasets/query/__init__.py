@@ -1,0 +1,1 @@
+"""Queries on data: QuerySpec, its compiler and SQL dialects, the DuckDB engine for files, results, resolve."""

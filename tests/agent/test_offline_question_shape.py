@@ -1,0 +1,162 @@
+"""The offline planner answers the question's shape, or asks (apps/agent/offline/intent.py, rankings.py,
+conditions.py, shaping.py): a column named in a count question without "each" is not a breakdown, a "which X"
+ranking groups by X alone, a value that other cells list among others keeps those cells, a question asking
+"what year" is not answered with a count, and an outcome ("win", "finish first") that nothing in the data took
+up is asked about rather than dropped."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+
+import pytest
+
+from tests.agent.test_offline_clarifications import ask, clarified
+
+HEADER = ["Season", "Team", "Engine", "Kit manufacturer", "Delegate", "Counties", "Mission result", "Points"]
+TEAMS = ["Arden", "Carlin", "Fortec", "Hitech", "Manor", "Prema", "Rapax", "Trident"]
+ENGINES = ["Mugen-Honda", "Mugen-Honda", "Mugen-Honda", "Renault", "Renault", "Cosworth", "Mugen-Honda", "Renault"]
+KITS = ["Nike", "Nike", "Nike", "Samurai", "Samurai", "Canterbury", "adidas", "Lotto"]
+COUNTIES = ["Allegany", "Allegany, Garrett", "Garrett", "Allegany, Washington", "Washington", "Frederick"]
+COUNTIES += ["Frederick, Carroll", "Carroll"]
+RESULTS = ["Success", "Failure", "Success", "Success", "Failure", "Success", "Partial", "Success"]
+
+
+def _rows() -> list[list[object]]:
+    rows: list[list[object]] = []
+    for i, team in enumerate(TEAMS):
+        rows.append(
+            [1990 + i, team, ENGINES[i], KITS[i], f"Delegate {i + 1}", COUNTIES[i], RESULTS[i], 10 + 7 * i % 23]
+        )
+    return rows
+
+
+@pytest.fixture
+def season(csv_binding):
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(HEADER)
+    writer.writerows(_rows())
+    return csv_binding("season.csv", out.getvalue().encode())
+
+
+def test_a_column_named_in_a_count_question_without_each_is_asked_about(season):
+    asked = clarified(season, "how many teams share a common kit manufacturer?").clarification
+    assert asked is not None and "Kit manufacturer" in asked.question
+    assert any("for each Kit manufacturer" in c for c in asked.choices), asked.choices
+    assert any("in total" in c for c in asked.choices), asked.choices
+
+
+def test_a_count_with_each_is_still_a_breakdown(season):
+    response = ask(season, "how many teams are there for each kit manufacturer?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    table = response.tables[0]
+    at = table.columns.index("Kit manufacturer")
+    counts = {row[at]: row[-1] for row in table.rows}
+    assert counts == dict(Counter(KITS))
+
+
+def test_a_which_ranking_groups_by_what_it_asks_for_only(season):
+    response = ask(season, "which engine was used the most by teams?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert "Mugen-Honda" in response.answer and "Carlin" not in response.answer, response.answer
+    assert response.tables[0].columns[0] == "Engine"
+
+
+def test_a_value_other_cells_list_among_others_counts_those_rows_too(season):
+    response = ask(season, "how many delegates represented allegany?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    listing = sum(1 for c in COUNTIES if "Allegany" in c.split(", "))
+    assert listing == 3 and str(listing) in response.answer, response.answer
+    assert "contains Allegany" in response.answer, "the answer says how the value was matched"
+
+
+def test_an_exact_value_inside_other_names_stays_exact(csv_binding):
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["Product", "Units"])
+    writer.writerows([["iPhone", 5], ["iPhone Pro", 7], ["iPad", 3], ["iPhone", 2]])
+    binding = csv_binding("products.csv", out.getvalue().encode())
+    response = ask(binding, "how many units of iPhone were sold in total?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert "7" in response.answer and "14" not in response.answer, response.answer
+
+
+def test_a_question_asking_what_year_is_not_answered_with_a_count(season):
+    asked = clarified(season, "what year was the first success?").clarification
+    assert asked is not None and "what year" in asked.question, asked.question
+
+
+def test_an_outcome_nothing_took_up_is_asked_about(season):
+    for question, word in [
+        ("how many titles did they win?", "win"),
+        ("how many times total did they finish first", "finish first"),
+    ]:
+        asked = clarified(season, question).clarification
+        assert asked is not None and f"“{word}”" in asked.question, (question, asked.question)
+
+
+def test_a_ranking_whose_groups_are_single_rows_is_asked(season):
+    clarified(season, "which delegate represented the most counties?")
+
+
+def test_a_placeholder_cell_is_never_the_answer_to_which_the_most(csv_binding):
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["Player", "College"])
+    colleges = ["N/A", "N/A", "N/A", "Valencia CC", "Valencia CC", "Miami Dade", "Santa Fe"]
+    writer.writerows([[f"Player {i}", c] for i, c in enumerate(colleges)])
+    binding = csv_binding("draft.csv", out.getvalue().encode())
+    response = ask(binding, "which college is listed the most?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert "Valencia CC" in response.answer and "N/A" not in response.answer.split("Filters")[0], response.answer
+
+
+def test_a_choice_between_two_names_of_which_one_is_unknown_is_asked(season):
+    asked = clarified(season, "which team scored more points, arden or zzyzx?").clarification
+    assert asked is not None and "“zzyzx”" in asked.question, asked.question
+
+
+def test_conditions_no_row_meets_together_are_asked_about_not_answered_none(season):
+    response = ask(season, "what is the total points of carlin with the cosworth engine?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    asked = response.clarification
+    assert asked is not None, response.answer
+    assert "Team" in asked.question and "Engine" in asked.question, asked.question
+    assert any("Carlin" in c for c in asked.choices) and any("Cosworth" in c for c in asked.choices), asked.choices
+    assert [s.tool for s in response.audit.steps] == ["get_schema", "run_query"], "it looked before it asked"
+
+
+def test_the_same_as_another_row_is_refused_however_long_the_phrase(season):
+    response = ask(season, "arden scored the same number of points in the whole season as what other team?")
+    assert response.status == "answered" and response.clarification is None
+    assert not response.tables and "the same" in response.answer, response.answer
+
+
+def _binding(csv_binding, name: str, header: list[str], rows: list[list[object]]):
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return csv_binding(name, out.getvalue().encode())
+
+
+def test_the_best_shared_by_several_groups_names_them_all(csv_binding):
+    rows = [["A1", "Kenya"], ["A2", "Kenya"], ["B1", "Peru"], ["B2", "Peru"], ["C1", "Chile"]]
+    binding = _binding(csv_binding, "teams.csv", ["Team", "Country"], rows)
+    response = ask(binding, "which country has the most teams?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert "Kenya" in response.answer and "Peru" in response.answer and "tie" in response.answer, response.answer
+    assert "Chile" not in response.answer.split("\n")[0]
+
+
+def test_a_range_of_a_measure_keeps_both_ends_and_a_plural_names_its_column(csv_binding):
+    frequencies = [87.5, 88.0, 89.9, 91.1, 92.0, 95.3, 101.1]
+    rows = [[f"Town {i}", f] for i, f in enumerate(frequencies)]
+    binding = _binding(csv_binding, "stations.csv", ["Location", "Frequency"], rows)
+    response = ask(binding, "how many stations have frequencies between 88 and 92?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    inside = sum(1 for f in frequencies if 88 <= f <= 92)
+    assert inside == 4 and f" {inside}." in response.answer, response.answer
+    assert "Frequency >= 88" in response.answer and "Frequency <= 92" in response.answer, response.answer
