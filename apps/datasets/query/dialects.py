@@ -111,9 +111,19 @@ def as_double(node: exp.Expr) -> exp.Expr:
 
 
 def rounded(node: exp.Expr, digits: exp.Expr | None, dialect: Dialect) -> exp.Expr:
-    if dialect == "postgres":  # PostgreSQL has round(numeric, int) but no round(double, int)
+    """round(x, d) half away from zero on the number as people read it: 1542.5 / 1000 to 3 digits is 1.543.
+
+    The double nearest 1.5425 lies just below it, so rounding the double itself (DuckDB does since 2.0.1) gives
+    1.542. DuckDB rounds a DECIMAL copy instead (10 places, exact for any value a table shows), falling back to the
+    double beyond DECIMAL's range; PostgreSQL has round(numeric, int) but no round(double, int)."""
+    if dialect == "postgres":
         node = exp.Cast(this=node, to=exp.DataType.build("numeric"))
-    args = {"this": node}
-    if digits is not None:
-        args["decimals"] = digits
-    return exp.Round(**args)
+    if dialect != "duckdb" or digits is None:
+        return exp.Round(this=node, decimals=digits) if digits is not None else exp.Round(this=node)
+    exact = exp.Cast(
+        this=exp.Round(this=exp.Cast(this=node, to=exp.DataType.build("decimal(38, 10)")), decimals=digits),
+        to=exp.DataType.build("double"),
+    )
+    in_range = exp.LT(this=exp.Abs(this=node.copy()), expression=exp.Literal.number("1e27"))
+    fallback = exp.Round(this=node.copy(), decimals=digits.copy())
+    return exp.Case(ifs=[exp.If(this=in_range, true=exact)], default=fallback)
