@@ -129,7 +129,8 @@ def test_a_single_order_is_a_row_not_a_group_total(question, desc, first):
 
 def test_a_measure_word_before_a_label_column_names_it():
     spec = analyze("我们一共有几个销售账号", ORDERS).spec()
-    assert spec["aggregations"] == [{"name": "账号数", "func": "nunique", "column": "账号"}]
+    assert spec["aggregations"][0] == {"name": "账号数", "func": "nunique", "column": "账号"}
+    assert spec["aggregations"][1:] == [{"name": "行数", "func": "count"}], "its rows are counted beside it"
 
 
 def test_pieces_name_the_quantity_column():

@@ -160,3 +160,28 @@ def test_a_range_of_a_measure_keeps_both_ends_and_a_plural_names_its_column(csv_
     inside = sum(1 for f in frequencies if 88 <= f <= 92)
     assert inside == 4 and f" {inside}." in response.answer, response.answer
     assert "Frequency >= 88" in response.answer and "Frequency <= 92" in response.answer, response.answer
+
+
+def test_a_count_of_names_some_rows_repeat_shows_the_rows_beside_the_names(csv_binding):
+    rows = [["Ann Lee", "Ohio State"], ["Bo Park", "Ohio State"], ["Ann Lee", "Ohio State"], ["Cy Dunn", "Iowa"]]
+    binding = _binding(csv_binding, "draft.csv", ["Player", "College"], rows)
+    response = ask(binding, "what is the total number of players from ohio state?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    first = response.answer.split("\n")[0]
+    assert "distinct Player is 2" in first and "rows 3" in first, "people or entries: both are said"
+    once = ask(binding, "how many players are from iowa?")
+    assert "rows" not in once.answer.split("\n")[0], "one row per name: the same number is not said twice"
+    asked = ask(binding, "how many different players are from ohio state?")
+    assert "rows" not in asked.answer.split("\n")[0] and "2" in asked.answer, asked.answer
+
+
+def test_a_quoted_name_the_data_does_not_hold_is_asked_about(season):
+    for question, quoted in [
+        ("how many times has 'stayin alive' been ranked by the rolling stone?", "stayin alive"),
+        ('how many teams were part of "the boys collection"?', "the boys collection"),
+    ]:
+        asked = clarified(season, question).clarification
+        assert asked is not None and f"“{quoted}”" in asked.question, (question, asked.question)
+    response = ask(season, 'how many teams used the "Renault" engine?')
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert str(ENGINES.count("Renault")) in response.answer.split("\n")[0], response.answer

@@ -258,6 +258,27 @@ def unapplied_outcome(a: Analyzer, plan: Plan) -> str | None:
     return None
 
 
+_QUOTED = re.compile(r"[\"“「《『](?P<q>[^\"”」》』]{1,80})[\"”」》』]|(?<!\w)'(?P<s>[^']{1,80}?)'(?!\w)")
+_COVERED = 0.6  # a quoted name is read when the data's values and columns cover this much of it
+
+
+def unapplied_quote(a: Analyzer) -> str | None:
+    """'how many times has 'stayin' alive' been recognized as one of the rolling stone's "500 greatest songs of
+    all time"': a quoted name points at something in the data. When no value or column covers it (or only a word
+    inside it, the "time" of "all time"), answering counts something else. The quoted name, as written; None
+    when every quoted name was read."""
+    for found in _QUOTED.finditer(a.question):
+        group = "q" if found.group("q") is not None else "s"
+        start, end = found.start(group), found.end(group)
+        inner = a.question[start:end].strip(" ?!.,")
+        if not inner or quotes_a_number(inner):
+            continue
+        covered = sum(min(t.end, end) - max(t.start, start) for t in a.terms if t.start < end and t.end > start)
+        if covered < _COVERED * len(inner):
+            return inner
+    return None
+
+
 _CHOICE = re.compile(r"(?P<a>[^,;:?]+?)\s+or\s+(?P<b>[^,;:?]+?)\s*\??\s*$")
 
 
@@ -289,7 +310,12 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
         w for w in leftover_words(a.text, a.taken, a.question) if fold(w) in _MONTH_NAMES and w not in conditions
     ]
     kept = [  # cannot be left out: the negation, the subject of a rate ("复购率": the data has no 复购)
-        *[n for n in [unapplied_negation(a, plan), unapplied_outcome(a, plan), unmatched_alternative(a)] if n],
+        *[
+            n
+            for n in [unapplied_negation(a, plan), unapplied_outcome(a, plan), unmatched_alternative(a)]
+            + [unapplied_quote(a)]
+            if n
+        ],
         *[a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if a.lang == "zh" and a.text.startswith("率", e)],
     ]
     left = [*conditions, *kept]

@@ -115,6 +115,9 @@ class Writer:
         if self.nothing_matched():  # nothing matched: say so, not "is —"
             return [_("No rows match these conditions, so there is no value to report.")]
         head = shown[0]
+        beside = self.plan.rows_beside
+        if beside and self.result.cell(0, beside) == self.result.cell(0, head.name):  # as many rows as values
+            shown = [s for s in shown if s.name != beside]
         said = {"measure": head.name, "value": self.value(0, head.name, head.fmt)}
         rest = [f"{s.name} {self.value(0, s.name, s.fmt)}" for s in shown[1:]]
         if rest:

@@ -145,6 +145,9 @@ class MetricBuilder:
             view = self.a.view(target)
             if view.category == "dimension" or (view.category == "id" and not view.unique):
                 self.add(Metric(self.agg_name("nunique", view.name), "nunique", view.name), target.start)
+                if not cues.distinct and not self.plan.groups:  # "how many players": people, or their rows?
+                    rows = self.add(Metric(self.unique("行数" if self.zh else "rows"), "count"), target.start)
+                    self.plan.rows_beside = rows.name
                 return
         self.count_rows()
 

@@ -61,6 +61,7 @@ class Plan:
     row_columns: list[str] = field(default_factory=list)
     shown: list[Shown] = field(default_factory=list)
     ascending: bool = False
+    rows_beside: str | None = None  # the row count shown beside a distinct count, when the two differ
     single_best: bool = False  # the best group is asked for: every group tied with it is kept (rank 1)
     chart: str | None = None
     time_group: str | None = None
