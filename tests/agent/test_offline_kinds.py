@@ -196,7 +196,6 @@ def test_a_quarter_column_stored_as_text_takes_the_quarter_named():
     ("question", "family"),
     [
         ("How many consecutive months did Engineering hire?", "streak"),
-        ("哪些地区的销售额比华东高", "row_compare"),
         ("Which department has more employees than Finance?", "row_compare"),
     ],
 )
@@ -204,6 +203,13 @@ def test_streaks_and_comparisons_with_a_named_row_are_refused_not_counted(questi
     profile = HR if question.isascii() else ORDERS
     plan = analyze(question, profile)
     assert plan.reason == "unsupported" and plan.unsupported == family
+
+
+def test_groups_compared_with_a_named_group_compare_their_totals():
+    plan = analyze("哪些地区的销售额比华东高", ORDERS)
+    assert plan.anchor is not None and (plan.anchor.column, plan.anchor.value, plan.anchor.op) == ("地区", "华东", ">")
+    assert plan.anchor.func == "sum" and plan.spec()["group_by"] == [{"column": "地区"}]
+    assert analyze("有几个地区的销售额比华东高", ORDERS).unsupported == "row_compare", "a count of groups is no cell"
 
 
 def test_counting_a_column_pinned_to_one_value_counts_its_rows():

@@ -185,3 +185,52 @@ def test_a_quoted_name_the_data_does_not_hold_is_asked_about(season):
     response = ask(season, 'how many teams used the "Renault" engine?')
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert str(ENGINES.count("Renault")) in response.answer.split("\n")[0], response.answer
+
+
+PROVINCES = [["Kabul", 15, 5.2], ["Badghis", 7, 0.4], ["Balkh", 15, 1.3], ["Herat", 16, 1.9], ["Kunar", 15, 0.4]]
+
+
+def test_rows_are_compared_with_one_named_row_through_its_value_first(csv_binding):
+    binding = _binding(csv_binding, "provinces.csv", ["Province", "Districts", "Population"], PROVINCES)
+    more = ask(binding, "how many provinces have more districts than kabul?")
+    assert more.status == "answered" and more.verification.passed, more.verification.reasons
+    assert [s.tool for s in more.audit.steps] == ["get_schema", "run_query", "run_query"], "the named row first"
+    first = more.answer.split("\n")
+    assert first[0] == "Kabul: Districts 15." and first[1].endswith(": 1."), more.answer
+    same = ask(binding, "which province has the same number of districts as kabul?")
+    assert same.status == "answered" and same.verification.passed, same.verification.reasons
+    listed = same.answer.split("Filters")[0]
+    assert "Balkh" in listed and "Kunar" in listed and "Herat" not in listed, same.answer
+    assert "Kabul" not in listed.split("\n", 2)[2], "the named row is not its own match"
+
+
+def test_rows_compared_with_a_named_row_in_chinese(csv_binding):
+    rows = [["北京店", 120], ["上海店", 150], ["广州店", 90], ["深圳店", 130]]
+    binding = _binding(csv_binding, "门店.csv", ["门店", "销售额"], rows)
+    higher = ask(binding, "哪些门店的销售额比北京店高？")
+    assert higher.status == "answered" and higher.verification.passed, higher.verification.reasons
+    listed = higher.answer.split("筛选")[0]
+    assert "上海店" in listed and "深圳店" in listed and "广州店" not in listed, higher.answer
+    fewer = ask(binding, "有几个门店的销售额比北京店低？")
+    assert fewer.status == "answered" and fewer.verification.passed, fewer.verification.reasons
+    assert fewer.answer.split("\n")[:2] == ["北京店：销售额 120。", "销售额低于北京店的行：1。"], fewer.answer
+
+
+def test_a_named_row_without_one_value_to_compare_with_is_refused(csv_binding):
+    rows = [["Kabul", 15], ["Kabul", 16], ["Balkh", 15], ["Herat", 17]]
+    binding = _binding(csv_binding, "provinces.csv", ["Province", "Districts"], rows)
+    response = ask(binding, "how many provinces have more districts than kabul?")
+    assert response.status == "answered" and response.clarification is None
+    assert not any(ch.isdigit() for ch in response.answer.split(">>")[0]), response.answer
+    assert "than" in response.answer, response.answer
+
+
+def test_groups_of_many_rows_are_compared_with_a_named_group_by_their_totals(csv_binding):
+    rows = [["华东", 50], ["华东", 70], ["华北", 200], ["华南", 30], ["华南", 60], ["西南", 119]]
+    binding = _binding(csv_binding, "订单.csv", ["地区", "销售额"], rows)
+    response = ask(binding, "哪些地区的销售额比华东高？")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    lines = response.answer.split("\n")
+    assert lines[0] == "华东：销售额合计 120。", response.answer
+    listed = response.answer.split("筛选")[0]
+    assert "华北" in listed and "西南" not in listed and "华南" not in listed, response.answer

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from apps.agent.clarification import Clarification
 from apps.agent.messages import language_of
+from apps.agent.offline import against_row
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import Readings, ask_sold, read
 from apps.agent.offline.conditions import ask_about_conditions, ask_about_left_out
@@ -361,7 +362,8 @@ class Analyzer:
         plan = Plan(lang=self.lang)
         if self.cues.unsupported:
             family, word = self.cues.unsupported
-            return self.fallback([word], "unsupported", family)
+            anchored = against_row.read(self) if family == "row_compare" else None
+            return anchored or self.fallback([word], "unsupported", family)
         if not self.terms and not self.time_filters and find_words(self.text, lx.GREETINGS, bytearray(len(self.text))):
             return self.fallback([], "greeting")
         if self.readings.asked is not None:  # ambiguous: asked back, nothing computed

@@ -12,6 +12,43 @@ PlanKind = Literal["scalar", "grouped", "ranking", "rows", "trend", "fallback"]
 Lang = Literal["zh", "en"]
 
 
+@dataclass(frozen=True)
+class Anchor:
+    """One named row (column = value) that the other rows are compared with on another column (against_row.py).
+    When the named value spans several rows (a region of an orders table), its groups are compared instead:
+    `func` of the compared column per group, named `name`."""
+
+    column: str
+    value: Any
+    compared: str
+    op: str  # ">", "<" or "="
+    said: str = ""  # the question's words for the comparison ("the same", "than"), for a refusal
+    func: str | None = None
+    name: str = ""
+
+    @property
+    def measured(self) -> str:
+        """The result column holding the value compared: the column itself, or its aggregate per group."""
+        return self.name or self.compared
+
+    def spec(self) -> dict[str, Any]:
+        """The first query: the named row's value of the compared column (or its group's aggregate)."""
+        named = [Filter(column=self.column, op="=", value=self.value)]
+        if self.func:
+            aggregate = Aggregation(name=self.name, func=self.func, column=self.compared)
+            query = QuerySpec(aggregations=[aggregate], filters=named)
+        else:
+            query = QuerySpec(columns=list(dict.fromkeys([self.column, self.compared])), filters=named, limit=5)
+        return _compact(query.model_dump(mode="json", exclude_unset=True))
+
+    def conditions(self, value: Any) -> tuple[list[Filter], list[Filter]]:
+        """The second query's row filters and group conditions once the named value is known: the others,
+        compared with it."""
+        others = [Filter(column=self.column, op="!=", value=self.value)]
+        compared = Filter(column=self.measured, op=self.op, value=value)
+        return (others, [compared]) if self.func else ([compared, *others], [])
+
+
 @dataclass
 class Metric:
     name: str
@@ -61,6 +98,7 @@ class Plan:
     row_columns: list[str] = field(default_factory=list)
     shown: list[Shown] = field(default_factory=list)
     ascending: bool = False
+    anchor: Anchor | None = None  # compared with one named row: its value is read by a query first
     rows_beside: str | None = None  # the row count shown beside a distinct count, when the two differ
     single_best: bool = False  # the best group is asked for: every group tied with it is kept (rank 1)
     chart: str | None = None

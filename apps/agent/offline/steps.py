@@ -14,11 +14,12 @@ from django.utils.translation import gettext as _
 from pydantic import ValidationError
 
 from apps.agent.clarification import Clarification, quotes_a_number, write_clarification
+from apps.agent.offline import against_row
 from apps.agent.offline.ambiguity import only_a_basis
 from apps.agent.offline.drafts import ResultView, Writer, answer_draft, change_names
 from apps.agent.offline.followups import fallback_draft, follow_ups
 from apps.agent.offline.intent import analyze, language_of
-from apps.agent.offline.plan import Lang, Metric, Plan, filter_label
+from apps.agent.offline.plan import Anchor, Lang, Metric, Plan, filter_label
 from apps.agent.offline.refusals import refusal_draft
 from apps.agent.offline.schema_terms import Schema, find_terms, fold, schema_of, singular
 from apps.agent.offline.transcript import ToolResult, Transcript
@@ -199,6 +200,8 @@ class Planner:
         return plan
 
     def query_moves(self, plan: Plan, schema: Schema, table: str | None) -> Move:
+        if plan.anchor is not None:
+            return self.anchored_moves(plan, plan.anchor, schema, table)
         queries = self.t.of("run_query")
         if not queries:
             return Move(calls=[("run_query", {"spec": plan.spec(), **_table_args(table)})])
@@ -216,6 +219,26 @@ class Planner:
             plan.metrics = [Metric("行数" if self.lang == "zh" else "row_count", "count")]
             return self.after_query(plan, schema, last, table)
         return self.after_query(plan, schema, main, table, queries[1] if len(queries) > 1 else None)
+
+    def anchored_moves(self, plan: Plan, anchor: Anchor, schema: Schema, table: str | None) -> Move:
+        """Compared with one named row: its value first, then the rows compared with it (against_row.py)."""
+        queries = self.t.of("run_query")
+        if not queries:
+            return Move(calls=[("run_query", {"spec": anchor.spec(), **_table_args(table)})])
+        first = _view(queries[0]) if queries[0].ok else None
+        value = against_row.anchor_value(anchor, first) if first is not None else None
+        if first is None or value is None:  # the named row holds no single value to compare with
+            refused = Plan(lang=self.lang, kind="fallback", unmapped=[anchor.said], reason="unsupported")
+            refused.unsupported = "row_compare"
+            return Move(draft=refusal_draft(refused, schema, self.t.question))
+        where, having = anchor.conditions(value)
+        plan.filters, plan.having = [*plan.filters, *where], [*plan.having, *having]
+        if len(queries) == 1:
+            return Move(calls=[("run_query", {"spec": plan.spec(), **_table_args(table)})])
+        if not queries[1].ok:
+            return Move(draft=self.cannot_read())
+        questions = follow_ups(schema, plan, self.lang, self.t.question)
+        return Move(draft=against_row.draft(plan, first, _view(queries[1]), schema, questions))
 
     def after_query(
         self, plan: Plan, schema: Schema, query: ToolResult, table: str | None, change: ToolResult | None = None

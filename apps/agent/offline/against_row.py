@@ -1,0 +1,220 @@
+"""Rows compared with one named row: "how many provinces have the same number of districts as kabul", "which
+networks have more affiliates than canal de las estrellas", "哪些门店的销售额比北京店高".
+
+Two queries, both cited by the answer: the first reads the named row's value of the compared column; the
+second keeps the rows whose value is greater, smaller or the same (the named row itself left out) and counts
+or lists them. The comparison is read only when it is unambiguous: one named value right after "than"/"as"/比,
+one column compared, and no other condition in the question; anything else is refused as before, with the
+nearest question the tools can answer.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import gettext as _
+
+from apps.agent.offline.drafts import ResultView, Writer, reference
+from apps.agent.offline.plan import Anchor, Group, Metric, Plan, Shown, filter_label
+from apps.agent.offline.schema_terms import Schema, Term
+from apps.agent.offline.wording import speaking
+from apps.datasets.query.spec import Filter, Sort
+
+if TYPE_CHECKING:
+    from apps.agent.offline.intent import Analyzer
+
+MAX_LISTED_ROWS = 50
+_GREATER = "more|greater|higher|larger|bigger|longer|taller|older|heavier|later"
+_SMALLER = "less|fewer|lower|smaller|shorter|younger|lighter|earlier"
+_THAN = re.compile(rf"(?<![a-z])(?P<word>{_GREATER}|{_SMALLER})(?P<span>(?:\s+[^\s]+){{0,4}}?)\s+than\s+(?:the\s+)?$")
+_SAME = re.compile(r"(?<![a-z])the same(?P<span>(?:\s+[^\s]+){0,10}?)\s+as\s+(?:the\s+)?$")
+_SAME_AS_WHICH = re.compile(r"(?:\s+[a-z]+){0,3}?\s+the same(?P<span>(?:\s+[^\s]+){0,10}?)\s+as\s+(?:what|which|who)\b")
+_ZH_AGAINST = re.compile(r"(?:比|和|与|跟)\s*$")
+_ZH_AFTER = re.compile(r"^\s*(?:的)?(?:(?P<more>高|多|大|贵|长)|(?P<less>低|少|小|便宜|短)|(?P<same>一样|相同|相等))")
+_COUNT_EN = re.compile(r"^\s*(?:how many|what is the (?:total )?number of|what number of)\b")
+_ZH_AGGREGATE = {"sum": "{c}合计", "avg": "平均{c}"}
+_EN_AGGREGATE = {"sum": "total {c}", "avg": "average {c}"}
+_NUMBER = re.compile(r"\d")
+_COUNT_ZH = re.compile(r"多少个|几个|多少家|几家|多少种|几种|有多少")
+
+
+def _anchor_term(a: Analyzer, values: list[Term]) -> tuple[Term, str, int, int] | None:
+    """The named value, the comparison's operator and where the compared column may be named (start, end)."""
+    for term in values:
+        before = a.text[: term.start]
+        if a.lang == "zh":
+            against, after = _ZH_AGAINST.search(before), _ZH_AFTER.match(a.text[term.end :])
+            if against is None or after is None:
+                continue
+            op = ">" if after.group("more") else "<" if after.group("less") else "="
+            if op != "=" and a.text[against.start() : against.end()].strip() != "比":
+                continue
+            return term, op, 0, against.start()
+        same = _SAME.search(before)
+        if same is not None:
+            return term, "=", same.start("span"), same.end("span")
+        after = _SAME_AS_WHICH.match(a.text, term.end)  # "lorant olah scored the same … as what other player"
+        if after is not None:
+            return term, "=", after.start("span"), after.end("span")
+        than = _THAN.search(before)
+        if than is not None:
+            op = ">" if re.fullmatch(_GREATER, than.group("word")) else "<"
+            return term, op, than.start("span"), than.end("span")
+    return None
+
+
+def _compared(a: Analyzer, anchor: Term, start: int, end: int, op: str) -> str | None:
+    """The one column the comparison is on: named inside it ("more affiliates than", "the same number of
+    districts as"), or for Chinese the last one before 比/和 ("销售额比北京高")."""
+    named = [
+        t for t in a.terms if t.kind == "column" and t.column != anchor.column and start <= t.start and t.end <= end
+    ]
+    if a.lang == "zh":
+        named = named[-1:]
+    columns = list(dict.fromkeys(t.column for t in named))
+    if len(columns) != 1:
+        return None
+    view = a.schema.by_name[columns[0]]
+    if op != "=" and view.category not in ("measure", "year", "time"):
+        return None  # "more X than" on a text column compares nothing
+    return columns[0]
+
+
+def read(a: Analyzer) -> Plan | None:
+    """The plan for a question comparing rows with one named row, or None when it is not read unambiguously."""
+    values = [t for t in a.terms if t.kind == "value"]
+    found = _anchor_term(a, values)
+    if found is None or a.time_filters or a.cues.thresholds or a.cues.unsupported is None:
+        return None
+    term, op, start, end = found
+    others = [t for t in values if t is not term]
+    columns = [t.column for t in others]
+    if term.column in columns or len(set(columns)) != len(columns):
+        return None  # two values of one column: which rows are meant is not one condition each
+    if _NUMBER.search(_outside(a.text, [term, *others])):
+        return None  # "in 1990": a number the comparison does not read (a year, a threshold)
+    compared = _compared(a, term, start, end, op)
+    if compared is None:
+        return None
+    said = a.cues.unsupported[1]
+    anchor = Anchor(column=term.column, value=term.value, compared=compared, op=op, said=said)
+    view = a.schema.by_name[compared]
+    if not a.schema.by_name[term.column].unique and view.category == "measure":  # 华东 spans many orders
+        func = "avg" if view.averaged else "sum"
+        name = (_ZH_AGGREGATE if a.lang == "zh" else _EN_AGGREGATE)[func].format(c=compared)
+        anchor = Anchor(term.column, term.value, compared, op, said, func=func, name=name)
+    plan = Plan(lang=a.lang, anchor=anchor, question_kind="against_row")
+    plan.filters = [Filter(column=t.column, op="=", value=t.value) for t in others]  # "how many girls …"
+    counting = _COUNT_ZH.search(a.text) if a.lang == "zh" else _COUNT_EN.match(a.text)
+    if counting and anchor.func:
+        return None  # how many groups qualify is no cell of a query: not answered with a number nobody computed
+    if counting:
+        target = a.cues.count_target
+        if _unread_columns(a, {compared, anchor.column, *([target.column] if target else [])}):
+            return None
+        name = "行数" if a.lang == "zh" else "rows"
+        plan.metrics = [Metric(name, "count")]
+        plan.shown = [Shown(name)]
+        return plan
+    listed = _listed_column(a, anchor)
+    if _unread_columns(a, {listed, compared, anchor.column}):
+        return None
+    if anchor.func:
+        if listed != anchor.column:
+            return None
+        plan.kind = "grouped"
+        plan.groups = [Group(anchor.column, anchor.column)]
+        plan.metrics = [Metric(anchor.name, anchor.func, compared)]
+        plan.shown = [Shown(anchor.name)]
+    else:
+        plan.kind = "rows"
+        plan.row_columns = list(dict.fromkeys([listed, compared]))
+    plan.sort = [Sort(by=anchor.measured, desc=op != "<")]
+    plan.limit = MAX_LISTED_ROWS
+    return plan
+
+
+def _listed_column(a: Analyzer, anchor: Anchor) -> str:
+    """What a "which …"/"who …" question lists: the column named after which/what, else the named row's column."""
+    head = re.match(r"^\s*(?:which|what)\s+", a.text)
+    if head is not None:
+        named = [t for t in a.terms if t.kind == "column" and 0 <= t.start - head.end() <= 1]
+        kinds = ("dimension", "id", "time", "year")
+        chosen = [t.column for t in named if a.schema.by_name[t.column].category in kinds]
+        if chosen:
+            return chosen[0]
+    return anchor.column
+
+
+def _unread_columns(a: Analyzer, read: set[str]) -> bool:
+    """ "which team made their first appearance in the same tournament as …": a column the comparison does not
+    use (Appearance) is a condition it would drop."""
+    return any(t.kind == "column" and t.column not in read for t in a.terms)
+
+
+def _outside(text: str, terms: list[Term]) -> str:
+    """The question without the spans the terms read."""
+    kept = list(text)
+    for t in terms:
+        kept[t.start : t.end] = " " * (t.end - t.start)
+    return "".join(kept)
+
+
+def anchor_value(anchor: Anchor, first: ResultView) -> Any:
+    """The named row's value of the compared column, or None when the rows named hold no single value (none,
+    blank, or several different ones: which to compare with is not known)."""
+    measured = anchor.measured
+    found = {repr(first.cell(i, measured)): first.cell(i, measured) for i in range(len(first.rows))}
+    values = [v for v in found.values() if v is not None]
+    return values[0] if len(values) == 1 and len(found) == 1 else None
+
+
+def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, follow_ups: list[str]) -> str:
+    """The named row's value (from the first query), then how many rows compare so with it or which ones."""
+    anchor = plan.anchor
+    assert anchor is not None  # noqa: S101 - only anchored plans come here
+    row = next(i for i in range(len(first.rows)) if first.cell(i, anchor.measured) is not None)
+    with speaking(plan.lang):
+        said = {
+            "name": str(anchor.value),
+            "compared": anchor.measured,
+            "value": reference(first.ref, anchor.measured, row),
+        }
+        lines = [_("%(name)s: %(compared)s %(value)s.") % said]
+        relation = {
+            "=": _("Other rows with the same %(compared)s as %(name)s"),
+            ">": _("Rows with a higher %(compared)s than %(name)s"),
+            "<": _("Rows with a lower %(compared)s than %(name)s"),
+        }[anchor.op] % said
+        writer = Writer(plan, result, schema)
+        if plan.kind == "scalar":
+            lines.append(
+                _("%(relation)s: %(count)s.")
+                % {"relation": relation, "count": writer.value(0, plan.shown[0].name, None)}
+            )
+        elif not result.rows:
+            lines.append(_("%(relation)s: none.") % {"relation": relation})
+        else:
+            lines.append(_("%(relation)s:") % {"relation": relation})
+            listed, compared = (
+                (anchor.column, anchor.name) if anchor.func else (plan.row_columns[0], plan.row_columns[-1])
+            )
+            for i in range(min(len(result.rows), MAX_LISTED_ROWS)):
+                label = writer.label(i, listed)
+                value = (
+                    writer.value(i, compared, None)
+                    if anchor.func
+                    else writer.label(i, compared)
+                    if compared != listed
+                    else ""
+                )
+                lines.append(f"{i + 1}. {label}" + (f": {compared} {value}" if value else ""))
+        others = [f for f in plan.filters if f.column not in (anchor.column, anchor.compared)]
+        labels = [filter_label(f.column, f.op, f.value, plan.lang) for f in others]
+        labels.append(filter_label(anchor.measured, anchor.op, said["value"], plan.lang))
+        labels.append(filter_label(anchor.column, "!=", anchor.value, plan.lang))
+        plan.filter_labels = labels
+        lines += writer.filters_line()
+    lines += [f">> {q}" for q in follow_ups]
+    return "\n".join(lines)
