@@ -72,6 +72,7 @@ class Item:
     reason: str = ""
     answer: str = ""
     disclosed: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # what verify found the answer's queries did not apply
     listed: int = 0  # numbered result rows in the answer: a right value may sit anywhere in a long listing
     seconds: float = 0.0
     plan_ms: list[float] = field(default_factory=list)
@@ -114,6 +115,7 @@ def judged(
         reason=reason,
         answer=response.answer,
         disclosed=[c.anchor for c in response.verification.coverage if c.status == "disclosed"],
+        missing=[c.anchor for c in response.verification.coverage if c.status == "missing"],
         listed=listed_rows(response.answer),
         seconds=seconds,
         plan_ms=plan_ms or [],

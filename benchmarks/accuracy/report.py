@@ -56,6 +56,8 @@ def line(item: Item) -> str:
         text += f"\n      expected: {item.expected}\n      answer: {excerpt(item.answer)}"
         if item.reason:
             text += f"\n      why: {item.reason}"
+        if item.missing:
+            text += f"\n      not applied: {', '.join(item.missing)}"
     return text
 
 

@@ -234,3 +234,25 @@ def test_groups_of_many_rows_are_compared_with_a_named_group_by_their_totals(csv
     assert lines[0] == "华东：销售额合计 120。", response.answer
     listed = response.answer.split("筛选")[0]
     assert "华北" in listed and "西南" not in listed and "华南" not in listed, response.answer
+
+
+def test_at_least_a_number_is_a_threshold_not_a_ranking_of_the_least(csv_binding):
+    rows = [["Arena A", 5000], ["Arena B", 10000], ["Arena C", 12500], ["Arena D", 30000], ["Arena E", 9999]]
+    binding = _binding(csv_binding, "venues.csv", ["Venue", "Capacity"], rows)
+    response = ask(binding, "how many venues had a capacity of at least 10,000?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert response.answer.startswith("distinct Venue is 3."), response.answer
+    assert "Capacity >= 10,000" in response.answer, "ten thousand, not 10 and a comma"
+
+
+def test_the_unit_after_a_threshold_is_not_reported_as_a_total(csv_binding):
+    rows = [["Reds", 5, 1, 20], ["Blues", 4, 2, 18], ["Greens", 2, 4, 11], ["Whites", 1, 5, 9]]
+    binding = _binding(csv_binding, "league.csv", ["Team", "Won", "Lost", "Points"], rows)
+    response = ask(binding, "how many teams won at least 4 games?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    first = response.answer.split("\n")[0]
+    assert "2" in first and "total" not in first and "min" not in first, response.answer
+    named = ask(binding, "name a team that had at least 15 points.")
+    assert named.status == "answered" and named.verification.passed, named.verification.reasons
+    listed = named.answer.split("Filters")[0]
+    assert "Reds" in listed and "Blues" in listed and "Greens" not in listed, named.answer

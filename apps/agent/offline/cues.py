@@ -25,12 +25,14 @@ _TOP_PATTERNS: list[tuple[re.Pattern[str], int, bool | None]] = [
     (re.compile(f"({_HIGH}|{_LOW})" + r"的?\s*" + _N + r"\s*(?:名|个|位|家|款|种|项|条|笔|只|件)"), 2, None),
     (re.compile(_N + r"\s*(?:名|个|位|家|款|种|项|条|笔|只|件)\s*" + f"({_HIGH}|{_LOW})"), 1, None),
     (re.compile(r"(?<![a-z0-9.])" + _N + r"\s+(?:" + f"{_HIGH}|{_LOW}" + r")(?![a-z])"), 1, None),
-    (re.compile(r"(?<![a-z])(?:" + f"{_HIGH}|{_LOW}" + r")\s+" + _N + r"(?![a-z0-9])"), 1, None),
+    # "most 5" is a top 5; "at least 5" is a threshold (lexicon.COMPARATORS)
+    (re.compile(r"(?<![a-z])(?<!at )(?:" + f"{_HIGH}|{_LOW}" + r")\s+" + _N + r"(?![a-z0-9])"), 1, None),
 ]
 _QUANTILE = re.compile(
     r"(\d{1,2})\s*(?:分位|%分位|th percentile|st percentile|nd percentile|rd percentile)|(?<![a-z])p(\d{1,2})(?!\d)"
 )
-_NUMBER = r"(-?\d+(?:\.\d+)?)\s*(万|千|k|m)?"
+# "10,000" is ten thousand; the unit k/m stands alone ("4 matches" is 4)
+_NUMBER = r"(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s*(万|千|k(?![a-z])|m(?![a-z]))?"
 _UNIT = {"万": 1e4, "千": 1e3, "k": 1e3, "m": 1e6}
 
 
@@ -130,7 +132,7 @@ def _comparatives(text: str, question: str, taken: bytearray, schema: Schema) ->
         for m in re.finditer(re.escape(phrase) + r"\s*" + _NUMBER, text):
             if view is None or not _free(taken, m.start(), m.end()):
                 continue
-            value = float(m.group(1)) * _UNIT.get(m.group(2) or "", 1.0)
+            value = float(m.group(1).replace(",", "")) * _UNIT.get(m.group(2) or "", 1.0)
             label = question[m.start(1) : m.end(2) if m.group(2) else m.end(1)]
             found.append(
                 Threshold(view.name, op, int(value) if value.is_integer() else value, label, m.start(), m.end())
@@ -153,7 +155,7 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
                 column = quantity.name if quantity else _threshold_column(text, m, measures, schema)
                 if column is None:
                     continue
-                value = float(m.group(1)) * _UNIT.get(m.group(2) or "", 1.0)
+                value = float(m.group(1).replace(",", "")) * _UNIT.get(m.group(2) or "", 1.0)
                 number = int(value) if value.is_integer() else value
                 label = question[m.start(1) : m.end(2) if m.group(2) else m.end(1)]
                 found.append(Threshold(column, op, number, label, m.start(), m.end()))

@@ -257,7 +257,15 @@ class Analyzer:
         return self._before(term, lx.SCOPE_BEFORE, 8) or any(a in after for a in lx.SCOPE_AFTER)
 
     def threshold_subject(self, term: Term) -> bool:
-        return any(t.column == term.column and 0 <= t.start - term.end <= 3 for t in self.cues.thresholds)
+        """The measure a threshold is on ("a 3 dart average of more than 97"), or in a count question the unit
+        right after its number ("how many teams won at least 4 matches"): a condition, not a figure to report."""
+        for t in self.cues.thresholds:
+            gap = self.text[term.end : t.start].strip(" 的是为") if term.end <= t.start else None
+            if t.column == term.column and gap in ("", "of", "is", "was", "are", "were"):
+                return True
+            if (self.cues.counting or t.column == term.column) and 0 <= term.start - t.end <= 1:
+                return True  # "at least 20 points": the column is the threshold's unit
+        return False
 
     def count_word(self, term: Term) -> bool:
         """A measure named like a count word right after another column (各退货原因的数量) counts rows."""

@@ -476,4 +476,4 @@ STOPWORDS_EN = frozenset(
 )
 
 # Words that open a question asking for a value (a name, a year, a place), not for a number of rows.
-VALUE_QUESTION_WORDS = ("who", "whom", "whose", "which", "when", "where", "what")
+VALUE_QUESTION_WORDS = ("who", "whom", "whose", "which", "when", "where", "what", "name")  # "name a racer that …"

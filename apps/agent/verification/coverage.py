@@ -58,8 +58,9 @@ OPERATIONS: dict[str, str] = {
     "quantile": r"分位|百分位|percentile|quantile|quartile",
     "corr": r"相关|correlat",
     "average": r"平均|均值|人均|客单价|average|\bmean\b|\bavg\b|per capita",
-    "max": r"最大|最高|最多|峰值|最贵|最长|\bmax(?:imum)?\b|highest|largest|biggest|\bmost\b|\bpeak\b",
-    "min": r"最小|最低|最少|最便宜|最短|\bmin(?:imum)?\b|lowest|smallest|\bleast\b|fewest",
+    # "at least 4" / "at most 3" are thresholds (_THRESHOLD), not the smallest or largest value
+    "max": r"最大|最高|最多|峰值|最贵|最长|\bmax(?:imum)?\b|highest|largest|biggest|(?<!at )\bmost\b|\bpeak\b",
+    "min": r"最小|最低|最少|最便宜|最短|\bmin(?:imum)?\b|lowest|smallest|(?<!at )\bleast\b|fewest",
     "distinct": r"去重|多少种|几种|不同的|distinct|unique|how many different",
     "list": r"列出|列举|有哪些|\blist\b|show all|all the names",
     "trend": r"趋势|走势|变化情况|\btrend|over time",
