@@ -507,3 +507,17 @@ def test_a_measure_of_the_data_named_beside_another_measures_number_fails():
         verdict("各线路运费：同城 265,060 元，干线 164,040 元。", "各线路的运费是多少？")
     )
     assert "mislabeled_value" in codes(verdict("各线路运费占比：同城 55.3%，干线 34.2%。", "各线路运费占比是多少？"))
+
+
+def test_yes_to_a_leading_direction_must_agree_with_the_change():
+    yearly = {
+        "group_by": [{"column": "日期", "grain": "year", "alias": "年份"}],
+        "aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}],
+        "windows": [{"name": "同比", "func": "pct_change", "of": "销售额", "order_by": "年份"}],
+    }
+    rose = [SCHEMA, run(yearly, ["年份", "销售额", "同比"], [[2024, 100.0, None], [2025, 125.0, 0.25]])]
+    question = "Sales went down in 2025 compared with 2024, right?"
+    assert "mislabeled_value" in codes(check("Yes, sales came down in 2025: 125 in all.", question=question, calls=rose))
+    assert check("No. Sales rose 25% in 2025, to 125.", question=question, calls=rose).passed
+    assert check("Yes, sales went up 25% in 2025.", question="销售额2025年是不是增长了？", calls=rose).passed
+    assert "mislabeled_value" in codes(check("是的，2025年销售额 125。", question="2025年销售额下降了吗？", calls=rose))

@@ -92,6 +92,7 @@ def first_letters(*alternations: str) -> str:
 
 _DOWN_WORDS = r"下降|减少|下跌|降低|下滑|回落|跌了?|少了|\bdown\b|decreas|declin|\bfell\b|\bdrop|lower|shrank"
 _UP_WORDS = r"增长|上升|增加|提高|上涨|涨了?|多了|\bup\b|increas|\bgrew\b|\brose\b|\brise|higher"
+DOWN_WORDS, UP_WORDS = _DOWN_WORDS, _UP_WORDS  # the direction a change is said to go (superlatives.py too)
 _DOWN = re.compile(rf"({_DOWN_WORDS})[^\d]{{0,8}}$", re.I)
 _UP = re.compile(rf"({_UP_WORDS})[^\d]{{0,8}}$", re.I)
 _DIRECTION_START = re.compile(first_letters(_DOWN_WORDS, _UP_WORDS), re.I)

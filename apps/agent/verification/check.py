@@ -30,6 +30,7 @@ from apps.agent.verification.patterns import find_fake_data
 from apps.agent.verification.queries import QueryFacts
 from apps.agent.verification.superlatives import (
     comparison_problems,
+    confirmed_direction_problems,
     confirmed_superlative_problems,
     half_problems,
     superlative_problems,
@@ -368,6 +369,8 @@ def verify(inp: VerifyInput) -> Verdict:
         verdict.fail("mislabeled_value", problem)
     for problem in confirmed_superlative_problems(inp.question, draft, results, checker.binder):
         verdict.fail("mislabeled_value", problem + "; answer the question with the row the result ranks first")
+    for problem in confirmed_direction_problems(inp.question, draft, results):
+        verdict.fail("mislabeled_value", problem + "; answer with the direction the result shows")
     for problem in half_problems(draft, _shares(checker)):
         verdict.fail("mislabeled_value", problem + "; say whether it is more or less than half as the value shows")
     for problem in _top_n_problems(checker):

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from apps.agent.verification.binding import Binder, first_letters
+from apps.agent.verification.binding import DOWN_WORDS, UP_WORDS, Binder, first_letters, specific_periods
+from apps.agent.verification.grounding import date_tokens_of_text
 from apps.agent.verification.queries import QueryFacts
 
 _HIGH = re.compile(
@@ -212,6 +213,39 @@ def confirmed_superlative_problems(question: str, draft: str, facts: Sequence[Qu
         problem = _check(fact, question, (labels, set()), binder, high=bool(high))
         if problem:
             problems.append("the answer confirms the question's premise, but " + problem)
+    return problems
+
+
+_SAYS_DOWN = re.compile(rf"(?:{DOWN_WORDS})|went down|came down|go down", re.I)
+_SAYS_UP = re.compile(rf"(?:{UP_WORDS})|went up|go up|came up", re.I)
+
+
+def confirmed_direction_problems(question: str, draft: str, facts: Sequence[QueryFacts]) -> list[str]:
+    """ "Churn went down in 2025 compared with 2024, right?" answered "Yes": the answer asserts the question's
+    direction, so the change the result computed for the period named last must go that way (a fall confirmed as
+    a fall). Checked against a result's change column (pct_change or diff) on the row of that period."""
+    if not _AFFIRMS.match(draft) or not _ASKS_YES_NO.search(question):
+        return []
+    down, up = _SAYS_DOWN.search(question), _SAYS_UP.search(question)
+    if bool(down) == bool(up):
+        return []
+    periods = sorted(t for t in specific_periods(date_tokens_of_text(question)) if t[:1].isdigit())  # 2024 < 2025
+    problems = []
+    for fact in facts:
+        changes = [c for c, name in enumerate(fact.columns) if name in fact.change_columns()]
+        if len(changes) != 1 or not periods:
+            continue
+        rows = [i for i, tokens in enumerate(fact.row_periods) if periods[-1] in tokens]
+        column = changes[0]
+        values = [fact.rows[i][column] for i in rows if column < len(fact.rows[i])]
+        if len(values) != 1 or not _is_number(values[0]) or values[0] == 0:
+            continue
+        if (values[0] < 0) != bool(down):
+            went = "fell" if values[0] < 0 else "rose"
+            problems.append(
+                f"the answer confirms that {fact.columns[column]} went {'down' if down else 'up'} in {periods[-1]}, "
+                f"but in step {fact.step} it {went}"
+            )
     return problems
 
 
