@@ -160,8 +160,9 @@ SOURCE_CONNECTION_TESTS_PER_MINUTE = env.int("SOURCE_CONNECTION_TESTS_PER_MINUTE
 # frame_too_large error and the socket closed (4413). Below daphne's own cap (1 MiB, --websocket-max-message-size),
 # so the application answers first; baplatform.serve makes daphne answer the bigger ones too.
 WS_MAX_MESSAGE_BYTES = env.int("WS_MAX_MESSAGE_BYTES", default=64 * 1024)
-# A conversation's verified answer is sent in answer.delta events of a few words each before its run.finished,
-# typed out over at most this many seconds in all (0: no pause between them, as in the tests).
+# A conversation's verified answer is sent in answer.delta events of a few words each before its run.finished;
+# the socket relaying them types them out over at most this many seconds (0: no pause, as in the tests). The run
+# emits them at once, so its worker does not wait.
 ANSWER_STREAM_SECONDS = env.float("ANSWER_STREAM_SECONDS", default=0.6)
 
 REST_FRAMEWORK = {

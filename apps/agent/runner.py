@@ -33,7 +33,6 @@ log = logging.getLogger(__name__)
 
 MAX_QUESTION_CHARS = 2000  # the one limit: the API schema, the chat box and every ask path use it
 PROMPT_NAME = "analyst"
-MAX_DELTA_PAUSE_SECONDS = 0.05  # a short answer's few pieces still come quickly
 
 
 def _failed(trace_id: str, model_name: str, version: str, lang: Any, code: str = "internal") -> AskResponse:
@@ -57,13 +56,10 @@ def check_question(question: str) -> str:
     return text
 
 
-def stream_answer(sink: EventSink, answer: str, seconds: float) -> None:
-    """The verified answer in answer.delta events, a short pause apart (`seconds` in all, at most)."""
-    chunks = answer_chunks(answer)
-    pause = min(MAX_DELTA_PAUSE_SECONDS, seconds / max(len(chunks), 1))
-    for i, chunk in enumerate(chunks):
-        if i and pause > 0:
-            time.sleep(pause)
+def stream_answer(sink: EventSink, answer: str) -> None:
+    """The verified answer in answer.delta events, all at once: the web process relaying them to a socket types
+    them out (apps/conversations/consumers.py), so the run's worker is not held while people watch."""
+    for chunk in answer_chunks(answer):
         sink("answer.delta", text=chunk)
 
 
@@ -79,10 +75,7 @@ def answer_question(
     actor: str = "",
     extra_tools: Sequence[Tool] = (),
     link_for: Callable[[str, str], str | None] | None = None,
-    typing_seconds: float = 0.0,
 ) -> AskResponse:
-    """`typing_seconds`: how long the verified answer's answer.delta events take at most, for people watching
-    them arrive (a conversation's run: ANSWER_STREAM_SECONDS); 0 sends them without a pause."""
     question = check_question(question)
     trace_id = trace_id or uuid.uuid4().hex
     with log_context.bind(trace_id=trace_id, tenant=binding.tenant.slug, actor=actor):
@@ -99,7 +92,6 @@ def answer_question(
             actor=actor,
             extra_tools=extra_tools,
             link_for=link_for,
-            typing_seconds=typing_seconds,
         )
         duration = round((time.perf_counter() - started) * 1000, 3)
         log.info("run finished", extra={"status": response.status, "duration_ms": duration})
@@ -118,7 +110,6 @@ def _answer(
     actor: str,
     extra_tools: Sequence[Tool],
     link_for: Callable[[str, str], str | None] | None,
-    typing_seconds: float,
 ) -> AskResponse:
     sink = EventSink(trace_id, emit)
     if model is None:
@@ -156,6 +147,6 @@ def _answer(
     if response.status == "failed" and response.error is None:
         response.error = user_error("internal", lang)
     if response.status == "answered":  # verified: now, and only now, its text is typed out
-        stream_answer(sink, response.answer, typing_seconds)
+        stream_answer(sink, response.answer)
     sink("run.finished" if response.status != "failed" else "run.failed", response=response.model_dump(mode="json"))
     return response

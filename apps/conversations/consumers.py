@@ -52,6 +52,9 @@ CLOSE_UNAUTHENTICATED, CLOSE_FORBIDDEN, CLOSE_NOT_FOUND = 4401, 4403, 4404
 # from an application (autobahn under daphne enforces it); daphne itself closes with 1009 over its own cap.
 CLOSE_MESSAGE_TOO_BIG = 4413
 FINAL_EVENTS = ("run.finished", "run.failed")
+# The verified answer arrives from the run in answer.delta events all at once; the socket types them out, a
+# short pause before each live one, for ANSWER_STREAM_SECONDS per run at most (replayed ones are not paused).
+DELTA_PAUSE_SECONDS = 0.05
 
 
 def _language(scope: dict[str, Any]) -> str:
@@ -84,6 +87,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         self.sent: dict[str, int] = {}
         self.unsent: dict[str, int] = {}
         self.following: dict[str, float] = {}  # runs not ended on this socket: when it last got an event
+        self.typed: dict[str, float] = {}  # per run: the seconds its answer.delta events were paused so far
         self.catching_up: asyncio.Task[None] | None = None
         await self.accept()  # accepted first, so a refusal can say why before closing
         ctx = self.scope.get("tenant_ctx")
@@ -244,7 +248,19 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
             self.sent[trace_id] = self.unsent[trace_id] = sent = seq - 1
         if seq > sent + 1:  # the channel layer dropped some; every event is stored before it is broadcast
             await self.catch_up(trace_id)
+        if event["type"] == "answer.delta":
+            await self.type_out(trace_id)
+        elif event["type"] in FINAL_EVENTS:
+            self.typed.pop(trace_id, None)
         await self.send_event(event)
+
+    async def type_out(self, trace_id: str) -> None:
+        """The pause before a live answer.delta, so people watch the answer arrive; its worker is already free."""
+        typed = self.typed.get(trace_id, 0.0)
+        pause = min(DELTA_PAUSE_SECONDS, settings.ANSWER_STREAM_SECONDS - typed)
+        if pause > 0:
+            self.typed[trace_id] = typed + pause
+            await asyncio.sleep(pause)
 
     async def catch_up(self, trace_id: str) -> None:
         """Send the stored events of a run after the last one this socket sent."""

@@ -167,7 +167,6 @@ def _answer(*, run: Run, link_for: Any) -> dict[str, Any]:
             trace_id=run.trace_id,
             actor=message.actor,
             link_for=link_for,
-            typing_seconds=settings.ANSWER_STREAM_SECONDS,  # people watch it arrive
         ).model_dump(mode="json")
         status = response["status"]
     except Exception as exc:  # the graph always ends its runs; this is the data or the platform failing first

@@ -101,7 +101,9 @@ async def test_ask_streams_every_step_in_order(tenant_a, conversation, script):
     await ws.disconnect()
 
 
-async def test_the_verified_answer_is_typed_out_after_the_verify_step(tenant_a, conversation, script):
+@pytest.mark.parametrize("typing", [0, 0.2])
+async def test_the_verified_answer_is_typed_out_after_the_verify_step(tenant_a, conversation, script, settings, typing):
+    settings.ANSWER_STREAM_SECONDS = typing  # 0.2: the socket pauses before each live piece, losing none
     text = "In the East the sales were {{q1.销售额[0]}}, the highest of all; the North follows with {{q1.销售额[1]}}."
     await database_sync_to_async(script)(*good_turns(text))
     ws = await open_socket(conversation.pk, await token_for(tenant_a))
