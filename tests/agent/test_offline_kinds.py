@@ -210,6 +210,8 @@ def test_groups_compared_with_a_named_group_compare_their_totals():
     assert plan.anchor is not None and (plan.anchor.column, plan.anchor.value, plan.anchor.op) == ("地区", "华东", ">")
     assert plan.anchor.func == "sum" and plan.spec()["group_by"] == [{"column": "地区"}]
     assert analyze("有几个地区的销售额比华东高", ORDERS).unsupported == "row_compare", "a count of groups is no cell"
+    for question in ["哪些地区的销售额比华东高出一倍", "哪些地区的销售额比华东多多少", "哪些地区的销售额不比华东高"]:
+        assert analyze(question, ORDERS).anchor is None, question
 
 
 def test_counting_a_column_pinned_to_one_value_counts_its_rows():

@@ -259,6 +259,19 @@ def test_thresholds_on_groups_become_having(question):
 
 
 @pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Which products have revenue of at least 300,000?", 300000),
+        ("Which products have revenue of at least 0.3 million?", 300000),
+        ("Which products have revenue of at least 300 thousand?", 300000),
+    ],
+)
+def test_a_threshold_reads_separators_and_unit_words(question, value):
+    spec = spec_of(question)
+    assert spec["having"] == [{"column": spec["aggregations"][0]["name"], "op": ">=", "value": value}], spec
+
+
+@pytest.mark.parametrize(
     ("question", "expected"),
     [
         ("今年的销售总额", [("下单日期", "=", 2025, "year")]),

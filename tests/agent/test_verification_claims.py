@@ -517,7 +517,9 @@ def test_yes_to_a_leading_direction_must_agree_with_the_change():
     }
     rose = [SCHEMA, run(yearly, ["年份", "销售额", "同比"], [[2024, 100.0, None], [2025, 125.0, 0.25]])]
     question = "Sales went down in 2025 compared with 2024, right?"
-    assert "mislabeled_value" in codes(check("Yes, sales came down in 2025: 125 in all.", question=question, calls=rose))
+    assert "mislabeled_value" in codes(
+        check("Yes, sales came down in 2025: 125 in all.", question=question, calls=rose)
+    )
     assert check("No. Sales rose 25% in 2025, to 125.", question=question, calls=rose).passed
     assert check("Yes, sales went up 25% in 2025.", question="销售额2025年是不是增长了？", calls=rose).passed
     assert "mislabeled_value" in codes(check("是的，2025年销售额 125。", question="2025年销售额下降了吗？", calls=rose))

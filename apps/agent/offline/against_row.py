@@ -4,8 +4,10 @@ networks have more affiliates than canal de las estrellas", "哪些门店的销�
 Two queries, both cited by the answer: the first reads the named row's value of the compared column; the
 second keeps the rows whose value is greater, smaller or the same (the named row itself left out) and counts
 or lists them. The comparison is read only when it is unambiguous: one named value right after "than"/"as"/比,
-one column compared, and no other condition in the question; anything else is refused as before, with the
-nearest question the tools can answer.
+one column compared (not a position such as a rank, where "higher" would mean the smaller number), no negation,
+no number it does not read, and every other value a plain condition; anything else is refused as before, with
+the nearest question the tools can answer. Where the named value spans many rows, its groups are compared and
+the other conditions apply to both queries ("哪些地区的保温杯销售额比华东高": 华东's 保温杯 total).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
-from apps.agent.offline.drafts import ResultView, Writer, reference
+from apps.agent.offline.drafts import MAX_LISTED, ResultView, Writer, _labelled, reference
 from apps.agent.offline.plan import Anchor, Group, Metric, Plan, Shown, filter_label
 from apps.agent.offline.schema_terms import Schema, Term
 from apps.agent.offline.wording import speaking
@@ -24,18 +26,20 @@ from apps.datasets.query.spec import Filter, Sort
 if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer
 
-MAX_LISTED_ROWS = 50
+MAX_ROWS = 1000  # the second query's rows, all in the answer's table
 _GREATER = "more|greater|higher|larger|bigger|longer|taller|older|heavier|later"
 _SMALLER = "less|fewer|lower|smaller|shorter|younger|lighter|earlier"
 _THAN = re.compile(rf"(?<![a-z])(?P<word>{_GREATER}|{_SMALLER})(?P<span>(?:\s+[^\s]+){{0,4}}?)\s+than\s+(?:the\s+)?$")
 _SAME = re.compile(r"(?<![a-z])the same(?P<span>(?:\s+[^\s]+){0,10}?)\s+as\s+(?:the\s+)?$")
 _SAME_AS_WHICH = re.compile(r"(?:\s+[a-z]+){0,3}?\s+the same(?P<span>(?:\s+[^\s]+){0,10}?)\s+as\s+(?:what|which|who)\b")
-_ZH_AGAINST = re.compile(r"(?:比|和|与|跟)\s*$")
-_ZH_AFTER = re.compile(r"^\s*(?:的)?(?:(?P<more>高|多|大|贵|长)|(?P<less>低|少|小|便宜|短)|(?P<same>一样|相同|相等))")
-_COUNT_EN = re.compile(r"^\s*(?:how many|what is the (?:total )?number of|what number of)\b")
-_ZH_AGGREGATE = {"sum": "{c}合计", "avg": "平均{c}"}
-_EN_AGGREGATE = {"sum": "total {c}", "avg": "average {c}"}
+_ZH_AGAINST = re.compile(r"(?<![对相])比\s*$")
+_ZH_AFTER = re.compile(r"^\s*(?:的)?(?:(?P<more>高|多|大|贵|长)|(?P<less>低|少|小|便宜|短))")
+# "比华东多多少", "高出一倍": a difference or a ratio is asked (named_difference), not which rows are above it
+_ZH_HOW_MUCH = re.compile(r"\s*(?:出|了)?\s*(?:多少|几|\d|[一二两三四五六七八九十半]+倍|倍)")
+_NEGATED = re.compile(r"(?<![a-z])(?:no|not|never|none|neither|nor)(?![a-z])|n't|不|没|未|非|除")
 _NUMBER = re.compile(r"\d")
+# The question asks how many (not "the same number of districts as", which cues.counting also sees)
+_COUNT_EN = re.compile(r"^\s*(?:how many|what is the (?:total )?number of|what number of)\b")
 _COUNT_ZH = re.compile(r"多少个|几个|多少家|几家|多少种|几种|有多少")
 
 
@@ -47,10 +51,9 @@ def _anchor_term(a: Analyzer, values: list[Term]) -> tuple[Term, str, int, int] 
             against, after = _ZH_AGAINST.search(before), _ZH_AFTER.match(a.text[term.end :])
             if against is None or after is None:
                 continue
-            op = ">" if after.group("more") else "<" if after.group("less") else "="
-            if op != "=" and a.text[against.start() : against.end()].strip() != "比":
+            if _ZH_HOW_MUCH.match(a.text, term.end + after.end()):
                 continue
-            return term, op, 0, against.start()
+            return term, ">" if after.group("more") else "<", 0, against.start()
         same = _SAME.search(before)
         if same is not None:
             return term, "=", same.start("span"), same.end("span")
@@ -76,8 +79,8 @@ def _compared(a: Analyzer, anchor: Term, start: int, end: int, op: str) -> str |
     if len(columns) != 1:
         return None
     view = a.schema.by_name[columns[0]]
-    if op != "=" and view.category not in ("measure", "year", "time"):
-        return None  # "more X than" on a text column compares nothing
+    if op != "=" and (view.category not in ("measure", "year", "time") or view.ordinal):
+        return None  # "more X than" on a text column compares nothing; a "higher rank" is a smaller number
     return columns[0]
 
 
@@ -87,6 +90,8 @@ def read(a: Analyzer) -> Plan | None:
     found = _anchor_term(a, values)
     if found is None or a.time_filters or a.cues.thresholds or a.cues.unsupported is None:
         return None
+    if _NEGATED.search(a.text):
+        return None  # "no more districts than", "不比华东高", "not in the north": not read here, so not answered
     term, op, start, end = found
     others = [t for t in values if t is not term]
     columns = [t.column for t in others]
@@ -97,13 +102,7 @@ def read(a: Analyzer) -> Plan | None:
     compared = _compared(a, term, start, end, op)
     if compared is None:
         return None
-    said = a.cues.unsupported[1]
-    anchor = Anchor(column=term.column, value=term.value, compared=compared, op=op, said=said)
-    view = a.schema.by_name[compared]
-    if not a.schema.by_name[term.column].unique and view.category == "measure":  # 华东 spans many orders
-        func = "avg" if view.averaged else "sum"
-        name = (_ZH_AGGREGATE if a.lang == "zh" else _EN_AGGREGATE)[func].format(c=compared)
-        anchor = Anchor(term.column, term.value, compared, op, said, func=func, name=name)
+    anchor = _anchor(a, term, compared, op)
     plan = Plan(lang=a.lang, anchor=anchor, question_kind="against_row")
     plan.filters = [Filter(column=t.column, op="=", value=t.value) for t in others]  # "how many girls …"
     counting = _COUNT_ZH.search(a.text) if a.lang == "zh" else _COUNT_EN.match(a.text)
@@ -131,8 +130,22 @@ def read(a: Analyzer) -> Plan | None:
         plan.kind = "rows"
         plan.row_columns = list(dict.fromkeys([listed, compared]))
     plan.sort = [Sort(by=anchor.measured, desc=op != "<")]
-    plan.limit = MAX_LISTED_ROWS
+    plan.limit = MAX_ROWS
     return plan
+
+
+def _anchor(a: Analyzer, term: Term, compared: str, op: str) -> Anchor:
+    """The named row; where its value spans many rows (华东 of an orders table), its group's total or average."""
+    said = a.cues.unsupported[1] if a.cues.unsupported else ""
+    view = a.schema.by_name[compared]
+    if a.schema.by_name[term.column].unique or view.category != "measure":
+        return Anchor(column=term.column, value=term.value, compared=compared, op=op, said=said)
+    func = "avg" if view.averaged else "sum"
+    if a.lang == "zh":
+        name = f"{compared}合计" if func == "sum" else f"平均{compared}"
+    else:
+        name = f"{'total' if func == 'sum' else 'average'} {compared}"
+    return Anchor(term.column, term.value, compared, op, said, func=func, name=name)
 
 
 def _listed_column(a: Analyzer, anchor: Anchor) -> str:
@@ -163,11 +176,11 @@ def _outside(text: str, terms: list[Term]) -> str:
 
 def anchor_value(anchor: Anchor, first: ResultView) -> Any:
     """The named row's value of the compared column, or None when the rows named hold no single value (none,
-    blank, or several different ones: which to compare with is not known)."""
-    measured = anchor.measured
-    found = {repr(first.cell(i, measured)): first.cell(i, measured) for i in range(len(first.rows))}
-    values = [v for v in found.values() if v is not None]
-    return values[0] if len(values) == 1 and len(found) == 1 else None
+    blank, or several different ones: which to compare with is not known). The first query returns one row per
+    different value (Anchor.spec), so one row is one value."""
+    if first.row_count != 1 or len(first.rows) != 1:
+        return None
+    return first.cell(0, anchor.measured)
 
 
 def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, follow_ups: list[str]) -> str:
@@ -182,11 +195,18 @@ def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, fol
             "value": reference(first.ref, anchor.measured, row),
         }
         lines = [_("%(name)s: %(compared)s %(value)s.") % said]
-        relation = {
-            "=": _("Other rows with the same %(compared)s as %(name)s"),
-            ">": _("Rows with a higher %(compared)s than %(name)s"),
-            "<": _("Rows with a lower %(compared)s than %(name)s"),
-        }[anchor.op] % said
+        if anchor.func:  # groups, named by their column: "地区 with a higher 销售额合计 than 华东"
+            relation = {
+                ">": _("%(groups)s with a higher %(compared)s than %(name)s"),
+                "<": _("%(groups)s with a lower %(compared)s than %(name)s"),
+                "=": _("Other %(groups)s with the same %(compared)s as %(name)s"),
+            }[anchor.op] % {**said, "groups": anchor.column}
+        else:
+            relation = {
+                "=": _("Other rows with the same %(compared)s as %(name)s"),
+                ">": _("Rows with a higher %(compared)s than %(name)s"),
+                "<": _("Rows with a lower %(compared)s than %(name)s"),
+            }[anchor.op] % said
         writer = Writer(plan, result, schema)
         if plan.kind == "scalar":
             lines.append(
@@ -200,7 +220,7 @@ def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, fol
             listed, compared = (
                 (anchor.column, anchor.name) if anchor.func else (plan.row_columns[0], plan.row_columns[-1])
             )
-            for i in range(min(len(result.rows), MAX_LISTED_ROWS)):
+            for i in range(min(len(result.rows), MAX_LISTED)):
                 label = writer.label(i, listed)
                 value = (
                     writer.value(i, compared, None)
@@ -209,7 +229,9 @@ def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, fol
                     if compared != listed
                     else ""
                 )
-                lines.append(f"{i + 1}. {label}" + (f": {compared} {value}" if value else ""))
+                lines.append(f"{i + 1}. " + (_labelled(label, f"{compared} {value}") if value else label))
+            if result.row_count > MAX_LISTED:
+                lines.append(_("... the rest is in the table."))
         others = [f for f in plan.filters if f.column not in (anchor.column, anchor.compared)]
         labels = [filter_label(f.column, f.op, f.value, plan.lang) for f in others]
         labels.append(filter_label(anchor.measured, anchor.op, said["value"], plan.lang))

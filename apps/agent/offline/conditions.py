@@ -273,7 +273,7 @@ def unapplied_quote(a: Analyzer) -> str | None:
         inner = a.question[start:end].strip(" ?!.,")
         if not inner or quotes_a_number(inner):
             continue
-        covered = sum(min(t.end, end) - max(t.start, start) for t in a.terms if t.start < end and t.end > start)
+        covered = len({i for t in a.terms for i in range(max(t.start, start), min(t.end, end))})  # overlaps once
         if covered < _COVERED * len(inner):
             return inner
     return None

@@ -32,8 +32,8 @@ _QUANTILE = re.compile(
     r"(\d{1,2})\s*(?:分位|%分位|th percentile|st percentile|nd percentile|rd percentile)|(?<![a-z])p(\d{1,2})(?!\d)"
 )
 # "10,000" is ten thousand; the unit k/m stands alone ("4 matches" is 4)
-_NUMBER = r"(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s*(万|千|k(?![a-z])|m(?![a-z]))?"
-_UNIT = {"万": 1e4, "千": 1e3, "k": 1e3, "m": 1e6}
+_NUMBER = r"(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s*(万|千|million|thousand|billion|k(?![a-z])|m(?![a-z]))?"
+_UNIT = {"万": 1e4, "千": 1e3, "k": 1e3, "m": 1e6, "thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 
 def _n(text: str) -> int:

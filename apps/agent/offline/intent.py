@@ -369,9 +369,7 @@ class Analyzer:
     def plan(self) -> Plan:
         plan = Plan(lang=self.lang)
         if self.cues.unsupported:
-            family, word = self.cues.unsupported
-            anchored = against_row.read(self) if family == "row_compare" else None
-            return anchored or self.fallback([word], "unsupported", family)
+            return self._unsupported(*self.cues.unsupported)
         if not self.terms and not self.time_filters and find_words(self.text, lx.GREETINGS, bytearray(len(self.text))):
             return self.fallback([], "greeting")
         if self.readings.asked is not None:  # ambiguous: asked back, nothing computed
@@ -420,6 +418,15 @@ class Analyzer:
         if asked is not None:
             return self.clarify(asked)
         return plan
+
+    def _unsupported(self, family: str, word: str) -> Plan:
+        """What no tool does is refused; a comparison with one named row is answered when it reads unambiguously
+        (against_row.py), its conditions checked as any plan's are."""
+        anchored = against_row.read(self) if family == "row_compare" else None
+        if anchored is None:
+            return self.fallback([word], "unsupported", family)
+        asked = self.readings.asked or ask_about_conditions(self, anchored) or ask_about_left_out(self, anchored)
+        return anchored if asked is None else self.clarify(asked)
 
     def _default_count(self, plan: Plan, builder: MetricBuilder) -> Plan | None:
         """Nothing to compute was named: count the rows of the groups and conditions that were read, or (None

@@ -31,14 +31,17 @@ class Anchor:
         """The result column holding the value compared: the column itself, or its aggregate per group."""
         return self.name or self.compared
 
-    def spec(self) -> dict[str, Any]:
-        """The first query: the named row's value of the compared column (or its group's aggregate)."""
+    def spec(self, scope: list[Filter]) -> dict[str, Any]:
+        """The first query: the named row's value of the compared column, one row per different value (two rows:
+        no single value to compare with), or its group's aggregate under the question's other conditions
+        (`scope`: 华东's 保温杯 total, for the regions' 保温杯 totals)."""
         named = [Filter(column=self.column, op="=", value=self.value)]
         if self.func:
             aggregate = Aggregation(name=self.name, func=self.func, column=self.compared)
-            query = QuerySpec(aggregations=[aggregate], filters=named)
+            query = QuerySpec(aggregations=[aggregate], filters=[*named, *scope])
         else:
-            query = QuerySpec(columns=list(dict.fromkeys([self.column, self.compared])), filters=named, limit=5)
+            rows = Aggregation(name=f"{self.compared} rows", func="count")
+            query = QuerySpec(group_by=[self.compared], aggregations=[rows], filters=named, limit=2)
         return _compact(query.model_dump(mode="json", exclude_unset=True))
 
     def conditions(self, value: Any) -> tuple[list[Filter], list[Filter]]:

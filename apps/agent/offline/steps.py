@@ -224,7 +224,7 @@ class Planner:
         """Compared with one named row: its value first, then the rows compared with it (against_row.py)."""
         queries = self.t.of("run_query")
         if not queries:
-            return Move(calls=[("run_query", {"spec": anchor.spec(), **_table_args(table)})])
+            return Move(calls=[("run_query", {"spec": anchor.spec(plan.filters), **_table_args(table)})])
         first = _view(queries[0]) if queries[0].ok else None
         value = against_row.anchor_value(anchor, first) if first is not None else None
         if first is None or value is None:  # the named row holds no single value to compare with
