@@ -264,11 +264,15 @@ def test_thresholds_on_groups_become_having(question):
         ("Which products have revenue of at least 300,000?", 300000),
         ("Which products have revenue of at least 0.3 million?", 300000),
         ("Which products have revenue of at least 300 thousand?", 300000),
+        ("Which products have revenue of 300,000 or more?", 300000),
+        ("销售额300000及以上的产品", 300000),
     ],
 )
 def test_a_threshold_reads_separators_and_unit_words(question, value):
     spec = spec_of(question)
     assert spec["having"] == [{"column": spec["aggregations"][0]["name"], "op": ">=", "value": value}], spec
+    fewer = spec_of(question.replace("at least", "at most").replace("or more", "or less").replace("以上", "以下"))
+    assert fewer["having"][0]["op"] == "<=", fewer
 
 
 @pytest.mark.parametrize(

@@ -146,7 +146,7 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
     measures = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category == "measure"]
     for op, words in lx.COMPARATORS:
         for word in sorted(words, key=len, reverse=True):
-            after = word in ("以上", "以下")
+            after = word in lx.AFTER_NUMBER
             body = (_NUMBER + r"\s*[元岁个件]?\s*" + re.escape(word)) if after else (re.escape(word) + r"\s*" + _NUMBER)
             for m in re.finditer(body, text):
                 if not _free(taken, m.start(), m.end()):

@@ -355,10 +355,15 @@ CHART_WORDS = {
 
 COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (">=", ("大于等于", "不低于", "不少于", "至少", "at least", "no less than", ">=")),
+    (">=", ("or more", "or greater", "or higher", "or above", "and above", "and over", "及以上")),
     ("<=", ("小于等于", "不高于", "不超过", "至多", "at most", "no more than", "<=")),
+    ("<=", ("or less", "or fewer", "or lower", "or below", "and below", "and under", "及以下")),
     (">", ("大于", "高于", "超过", "多于", "以上", "above", "over", "more than", "greater than", "higher than", ">")),
     ("<", ("小于", "低于", "少于", "不足", "以下", "below", "under", "less than", "lower than", "fewer than", "<")),
 )
+# Comparators written after their number ("100以上", "11,000 or more"); the others come before it.
+AFTER_NUMBER = ("以上", "以下", "及以上", "及以下", "or more", "or greater", "or higher", "or above", "and above")
+AFTER_NUMBER += ("and over", "or less", "or fewer", "or lower", "or below", "and below", "and under")
 # Comparatives that name their column ("older than 40" is about age).
 COMPARATIVE_CONCEPTS = {
     "older than": (">", "age"),
