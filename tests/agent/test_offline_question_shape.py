@@ -291,3 +291,18 @@ def test_the_unit_after_a_threshold_is_not_reported_as_a_total(csv_binding):
     assert named.status == "answered" and named.verification.passed, named.verification.reasons
     listed = named.answer.split("Filters")[0]
     assert "Reds" in listed and "Blues" in listed and "Greens" not in listed, named.answer
+
+
+def test_an_unmapped_question_over_columns_with_digits_is_refused_not_intercepted(csv_binding):
+    rows = [["1-3", "Oasis", "2011-05-24"], ["4-6", "Bakaara", "2011-06-21"]]
+    binding = _binding(csv_binding, "drops.csv", ["Drop(s)", "Multiplayer Map(s)", "Xbox 360 release date"], rows)
+    response = ask(binding, "tell me a drop that has both a special ops mission and a face off map.")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert "could not map" in response.answer and "Drop(s)" in response.answer, response.answer
+
+
+def test_other_than_a_named_value_leaves_it_out_instead_of_comparing_with_it(season):
+    response = ask(season, "how many teams other than arden used a mugen-honda engine?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert "needs comparing rows" not in response.answer, response.answer
+    assert str(ENGINES.count("Mugen-Honda") - 1) in response.answer.split("\n")[0], response.answer

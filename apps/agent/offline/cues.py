@@ -284,7 +284,10 @@ def _intents(text: str, taken: bytearray, cues: Cues) -> None:
 
 
 _SAME_AS = re.compile(r"(?<![a-z])the same(?: [a-z]+){0,10} as(?![a-z])")
-_AGAINST_ROW = re.compile(r"(?:(?<![a-z])(?:than|as|before|after)\s+(?:the\s+)?|(?<![对相])比\s*)$")
+# "more than X", "the same as X", "比X": against one named row; "other than X" only leaves X out (a negation)
+_AGAINST_ROW = re.compile(
+    r"(?:(?<![a-z])(?<!other )(?<!rather )(?:than|as|before|after)\s+(?:the\s+)?|(?<![对相])比\s*)$"
+)
 
 
 def _unsupported(

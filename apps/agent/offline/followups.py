@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from apps.agent.clarification import quotes_a_number
 from apps.agent.offline.drafts import reference
 from apps.agent.offline.lexicon import CONCEPTS
 from apps.agent.offline.plan import Lang, Plan
@@ -140,7 +141,7 @@ def _unmapped(plan: Plan, schema: Schema, ref: str | None, metric: str) -> list[
         why = _("no column in the data matches %(words)s") % {"words": words}
     else:
         why = _("I found no measure or dimension of the data in the question")
-    columns = names([v.name for v in schema.views])
+    columns = _named_columns(schema)
     lines = [
         _("Sorry, I could not map this question to the data reliably: %(why)s. I did not guess any numbers.")
         % {"why": why}
@@ -156,8 +157,14 @@ def _unmapped(plan: Plan, schema: Schema, ref: str | None, metric: str) -> list[
     return lines
 
 
+def _named_columns(schema: Schema) -> str:
+    """The columns, by name, for a reader to rephrase with; a name with digits ("Xbox 360 release date") is left out
+    of the list, since a number no query returned would stop the answer at verification."""
+    return names([v.name for v in schema.views if not quotes_a_number(v.name)])
+
+
 def _greeting(schema: Schema, ref: str | None, metric: str) -> list[str]:
-    columns = names([v.name for v in schema.views])
+    columns = _named_columns(schema)
     lines = [_("Hello! I answer questions about this data; every number comes from a query on it.")]
     if ref:
         count = reference(ref, metric, 0)
