@@ -306,3 +306,21 @@ def test_other_than_a_named_value_leaves_it_out_instead_of_comparing_with_it(sea
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert "needs comparing rows" not in response.answer, response.answer
     assert str(ENGINES.count("Mugen-Honda") - 1) in response.answer.split("\n")[0], response.answer
+
+
+def test_a_year_over_a_column_of_names_with_years_takes_that_years_rows(csv_binding):
+    rows = [["2003 EuroBasket", 6], ["2005 EuroBasket", 7], ["2009 EuroBasket", 8], ["2010 World Championship", 4]]
+    binding = _binding(csv_binding, "tournaments.csv", ["Tournament", "Games played"], rows)
+    response = ask(binding, "in 2009, what were the total number of games played?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert response.answer.split("\n")[0] == "total Games played is 8.", response.answer
+    asked = clarified(binding, "how many games were played after 2005?").clarification
+    assert asked is not None, "a range no text match gives is asked about, not dropped"
+    assert "how many games were played?" in asked.choices, asked.choices
+
+
+def test_a_year_no_column_can_take_is_asked_about_not_dropped(csv_binding):
+    rows = [[t, e] for t, e in zip(TEAMS, ENGINES, strict=True)]
+    binding = _binding(csv_binding, "teams.csv", ["Team", "Engine"], rows)
+    asked = clarified(binding, "how many teams used a renault engine in 1998?").clarification
+    assert asked is not None and "how many teams used a renault engine?" in asked.choices, asked

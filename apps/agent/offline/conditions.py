@@ -214,6 +214,10 @@ def _filtered(plan: Plan) -> set[tuple[str, str | None]]:
     return {(f.column, f.value) for f in plan.filters if isinstance(f.value, str)}
 
 
+_YEAR = re.compile(  # with its preposition: the question without it still reads ("how many were born?")
+    r"(?:(?<![a-z])(?:in|after|before|since|during|of|from|until|by)\s+(?:the\s+)?(?:year\s+)?)?"
+    r"(?<![\d.:/,$€£¥#-])(?P<year>(?:18|19|20)\d{2})(?![\d:/,%]|\s*(?:m|km|metres|meters|st|nd|rd|th)\b)"
+)
 _MONTH_NAMES = frozenset(MONTHS_EN) - {"may"}  # "may" is mostly the verb
 _EN_NEGATION = re.compile(r"(?<![a-z])(?:not|never)(?![a-z])|n't(?![a-z])")
 
@@ -308,6 +312,11 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
     conditions = [w for w in plan.unmapped if w in phrases]
     conditions += [  # "released in the month of november" where no date column could take it
         w for w in leftover_words(a.text, a.taken, a.question) if fold(w) in _MONTH_NAMES and w not in conditions
+    ]
+    conditions += [  # "born after 1985" with no date column to take it, "the 2012 summer olympics"
+        a.question[m.start() : m.end()].strip()
+        for m in _YEAR.finditer(a.text)
+        if a.taken.find(1, m.start("year"), m.end("year")) == -1
     ]
     kept = [  # cannot be left out: the negation, the subject of a rate ("复购率": the data has no 复购)
         *[

@@ -28,7 +28,7 @@ from apps.agent.offline.rankings import (
     ask_for_the_value,
 )
 from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms, fold, schema_of
-from apps.agent.offline.timewords import default_grain, find_grain, find_time_filters, merge_years
+from apps.agent.offline.timewords import TimeFilter, default_grain, find_grain, find_time_filters, merge_years
 from apps.datasets.ingest.profile import TableProfile
 
 _HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次])")
@@ -39,6 +39,11 @@ _PER_UNIT = re.compile(r"每\s*([杯件份瓶箱台])(?![数量])")
 _HOW_MUCH_MONEY = re.compile(r"(?:多少|几)\s*(?:块)?钱|how much money")
 _N_PIECES = re.compile(r"(?<![\d.])(\d{1,4})\s*件(?!以上|以下|及以上|及以下|或以上|或以下|数)")
 _PRESENT = re.compile(r"有\s*([^\s，,。？?的]{1,8}?)\s*的?\s*(?:记录|订单|数据|行|明细)?\s*(?:里|中|当中|之中)")
+_YEAR_ALONE = re.compile(r"(?<![\d.:/-])(?:18|19|20)\d{2}(?![\d:/-]|\s*(?:m|km|metres|meters)\b)")
+_RANGE_WORD = re.compile(
+    r"(?:after|before|since|until|till|through|from|between|and|to|later than|earlier than)\s+"
+    r"(?:the\s+)?(?:year\s+)?$|[-–]\s*$"
+)
 _SHORT_YEAR = re.compile(r"(?<![\d年.])(\d{2})\s*年(?![龄级])")
 
 
@@ -103,7 +108,7 @@ class Analyzer:
             self.terms = [t for t in self.terms if t not in inside]
             for t in inside:
                 self.taken[t.start : t.end] = bytes(t.end - t.start)
-        found = [f for f in found if self._free_of_others(f.start, f.end)]
+        found = [f for f in found if self._free_of_others(f.start, f.end)] + self._years_in_text_dates(found)
         for f in found:
             _claim(self.taken, f.start, f.end)
         self.named_periods = found  # as the question names them, before several years merge into one filter
@@ -226,6 +231,25 @@ class Analyzer:
         }
         self.modifiers = [(t.start, t.end) for t in terms if id(t) in dropped]
         return [t for t in terms if id(t) not in dropped]
+
+    def _years_in_text_dates(self, found: list[TimeFilter]) -> list[TimeFilter]:
+        """ "how many games were played in 2009" over a text column of dates ("September 5, 2009"), when no date or
+        year column can take the year: the rows whose cell holds that year (`contains`). A year after "after",
+        "before", "since" or "until" is a range no text match gives; it stays unapplied (and is asked about)."""
+        if self.time_col is not None and self.time_col.category in ("time", "year"):
+            return []
+        dated = [v for v in self.schema.views if v.kind == "text" and _mostly_years(v.values)]
+        if len(dated) != 1:
+            return []
+        added = []
+        for m in _YEAR_ALONE.finditer(self.text):
+            if any(f.start <= m.start() < f.end for f in found) or self.taken.find(1, m.start(), m.end()) != -1:
+                continue
+            if _RANGE_WORD.search(self.text, 0, m.start()):
+                return []  # "after 2011", "in 1996 and 1997": not one year's rows
+            spec = {"column": dated[0].name, "op": "contains", "value": m.group(0)}
+            added.append(TimeFilter(spec, m.start(), m.end(), m.group(0)))
+        return added if len(added) == 1 else []
 
     def _free_of_others(self, start: int, end: int) -> bool:
         """Free of every other mention (the time column's own were set aside: "2025年一季度", "the year 2000")."""
@@ -458,6 +482,12 @@ class Analyzer:
 _WH_HEAD = re.compile(r"^\s*(?:which|what)\s+")  # the column right after it is the one asked for
 _EACH_MARKERS = ("each", "per", "for each", "every", "各", "每个", "每")
 _ARTICLES = re.compile(r"(?:(?<![a-z])(?:a|an|the)\s*)+$")  # "other than a friendly match": the article is skipped
+
+
+def _mostly_years(values: Sequence[object]) -> bool:
+    """Text cells that mostly hold a year ("September 5, 2009", "2009–10"): a column of dates kept as text."""
+    texts = [str(v) for v in values if v is not None]
+    return len(texts) >= 3 and sum(1 for t in texts if _YEAR_ALONE.search(t)) >= 0.8 * len(texts)
 
 
 def _business_word(word: str) -> bool:

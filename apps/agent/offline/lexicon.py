@@ -362,8 +362,8 @@ COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("<", ("小于", "低于", "少于", "不足", "以下", "below", "under", "less than", "lower than", "fewer than", "<")),
 )
 # Comparators written after their number ("100以上", "11,000 or more"); the others come before it.
-AFTER_NUMBER = ("以上", "以下", "及以上", "及以下", "or more", "or greater", "or higher", "or above", "and above")
-AFTER_NUMBER += ("and over", "or less", "or fewer", "or lower", "or below", "and below", "and under")
+AFTER_NUMBER: tuple[str, ...] = ("以上", "以下", "及以上", "及以下", "or more", "or greater", "or higher", "or above")
+AFTER_NUMBER += ("and above", "and over", "or less", "or fewer", "or lower", "or below", "and below", "and under")
 # Comparatives that name their column ("older than 40" is about age).
 COMPARATIVE_CONCEPTS = {
     "older than": (">", "age"),

@@ -127,6 +127,8 @@ class QueryFacts:
         lows: dict[str, list[Any]] = {}
         highs: dict[str, list[Any]] = {}
         for column, op, value, grain in self.filters():
+            if op == "contains" and isinstance(value, str):  # "Tournament contains 2009": that year's rows
+                tokens |= {t for t in date_tokens_of_value(value) if t[:1].isdigit()}
             if not (grain or column in self.time_columns or _TIME_NAME.search(column)):
                 continue
             values = value if isinstance(value, list) else [value]
