@@ -324,3 +324,32 @@ def test_a_year_no_column_can_take_is_asked_about_not_dropped(csv_binding):
     binding = _binding(csv_binding, "teams.csv", ["Team", "Engine"], rows)
     asked = clarified(binding, "how many teams used a renault engine in 1998?").clarification
     assert asked is not None and "how many teams used a renault engine?" in asked.choices, asked
+
+
+MEDALS = [["China", 10, 5, 1], ["North Korea", 3, 4, 2], ["Japan", 2, 5, 6], ["Iran", 1, 2, 5], ["India", 0, 1, 3]]
+
+
+def test_a_count_written_before_a_measure_is_its_value_not_a_rank(csv_binding):
+    binding = _binding(csv_binding, "medals.csv", ["Nation", "Gold", "Silver", "Bronze"], MEDALS)
+    response = ask(binding, "how many nations won 5 silver medals?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert response.answer.split("\n")[0].endswith(" 2."), response.answer
+    assert "Silver = 5" in response.answer, response.answer
+    top = ask(binding, "which nations are the top 3 by gold?")  # "top 3" is still a ranking
+    assert "Gold = 3" not in top.answer, top.answer
+
+
+def test_a_name_is_read_in_cells_that_add_a_code_or_list_it_with_others(csv_binding):
+    rows = [["China (CHN)", 95], ["Australia (AUS)*", 85], ["Austria (AUT)", 12], ["Canada (CAN)", 40]]
+    medals = _binding(csv_binding, "npc.csv", ["NPC", "Total"], rows)
+    response = ask(medals, "what is the total number of medals won by australia?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert response.answer.split("\n")[0].endswith(" 85."), response.answer
+    assert "NPC = Australia (AUS)*" in response.answer, response.answer
+    rows = [["United States, Los Angeles", 14749], ["Canada, Calgary", 3761], ["Canada, Toronto", 2100]]
+    rows += [["United States, Houston", 5465], ["Mexico, Cancún", 900]]
+    cities = _binding(csv_binding, "routes.csv", ["City", "Passengers"], rows)
+    counted = ask(cities, "how many cities from canada are on this list?")
+    assert counted.status == "answered" and counted.verification.passed, counted.verification.reasons
+    assert counted.answer.split("\n")[0].endswith(" 2."), counted.answer
+    assert "City contains Canada" in counted.answer, counted.answer

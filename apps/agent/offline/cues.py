@@ -160,7 +160,35 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
                 label = question[m.start(1) : m.end(2) if m.group(2) else m.end(1)]
                 found.append(Threshold(column, op, number, label, m.start(), m.end()))
                 _claim(taken, m.start(), m.end())
-    return found + _ranges(text, question, taken, schema, measures)
+    found += _ranges(text, question, taken, schema, measures)
+    return found + _amounts(text, question, taken, schema, measures, terms)
+
+
+# "did china obtain 5 silver medals", "the group with only 6 caucusing members": a count written right before a
+# measure's name is that measure's value (= 5); not after the words that make it a rank, a period or a bound
+_AMOUNT = re.compile(r"(?<![\w.,$#:/-])(\d{1,3}(?:,\d{3})+|\d+)(?![\w.,:/%-])")
+_NOT_AN_AMOUNT = re.compile(
+    r"(?<![a-z])(?:top|first|last|bottom|the|next|previous|over|under|above|below|than|least|most|after|before|since|"
+    r"until|in|on|at|of|by|per|every|each|round|week|day|no|number|from|to|between|and|or)\s*$"
+)
+
+
+def _amounts(
+    text: str, question: str, taken: bytearray, schema: Schema, measures: list[Term], terms: list[Term]
+) -> list[Threshold]:
+    found = []
+    for m in _AMOUNT.finditer(text):
+        if not _free(taken, m.start(), m.end()) or _NOT_AN_AMOUNT.search(text, 0, m.start()):
+            continue
+        if any(t.start <= m.start() < t.end for t in terms):  # part of a name ("3 dart average", "Xbox 360")
+            continue
+        named = [t for t in measures if re.fullmatch(r"\s+(?:total\s+)?", text[m.end() : t.start])]
+        if not named or schema.by_name[named[0].column].ordinal:
+            continue
+        value = int(m.group(1).replace(",", ""))
+        found.append(Threshold(named[0].column, "=", value, question[m.start() : m.end()], m.start(), m.end()))
+        _claim(taken, m.start(), m.end())
+    return found
 
 
 _NUMBER_ONLY = r"(-?\d+(?:\.\d+)?)"

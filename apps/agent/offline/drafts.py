@@ -202,11 +202,37 @@ class Writer:
             lines.append(f"{i + 1}. {_labelled(said, f'{measure} {self.value(i, measure, None)}')}")
         return lines
 
+    def lookup(self) -> list[str]:
+        """ "City: Milwaukee, Wisconsin.": the cells of the column asked for (lookup.py), with the threshold
+        columns beside them; several rows are listed."""
+        column, beside = self.plan.row_columns[0], self.plan.row_columns[1:]
+        if not self.result.rows:
+            return [_("No rows match these conditions, so there is no value to report.")]
+        views = self.schema.by_name
+
+        def cell(row: int, c: str) -> str:
+            return self.value(row, c, None) if c in views and views[c].category == "measure" else self.label(row, c)
+
+        def said(row: int) -> str:
+            values = [f"{c} {cell(row, c)}" for c in beside]
+            return _labelled(self.label(row, column), _values(values)) if values else self.label(row, column)
+
+        if len(self.result.rows) == 1:
+            return [_("%(column)s: %(value)s.") % {"column": column, "value": said(0)}]
+        count = "{{" + f"{self.result.ref}.row_count" + "}}"
+        lines = [_("%(column)s of the %(count)s rows that match:") % {"column": column, "count": count}]
+        lines += [f"{i + 1}. {said(i)}" for i in range(min(len(self.result.rows), MAX_LISTED))]
+        if self.result.row_count > MAX_LISTED:
+            lines.append(_("... the rest is in the table."))
+        return lines
+
     def body(self) -> list[str]:
         if self.plan.kind == "scalar":
             lines = self.scalar()
         elif self.plan.kind == "rows":
             lines = self.rows()
+        elif self.plan.kind == "lookup":
+            lines = self.lookup()
         else:
             lines = self.grouped()
         lines += self.filters_line()

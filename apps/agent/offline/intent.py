@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from apps.agent.clarification import Clarification
 from apps.agent.messages import language_of
-from apps.agent.offline import against_row
+from apps.agent.offline import against_row, lookup
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import Readings, ask_sold, read
 from apps.agent.offline.conditions import ask_about_conditions, ask_about_left_out
@@ -460,6 +460,8 @@ class Analyzer:
         unmapped = leftover_words(self.text, self.taken, self.question)
         if unmapped or not (plan.groups or builder.filters_pending()):
             return self.fallback(unmapped, "unmapped")
+        if lookup.read(self, plan, builder):  # "what city is miller park in?": the cells, not a count
+            return None
         if self.lang == "en" and not self.cues.counting and not plan.groups and ASKS_FOR_A_VALUE.match(self.text):
             return self.clarify(ask_for_the_value(self, plan))
         builder.count_rows()

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from apps.agent.clarification import Clarification
 from apps.datasets.query.spec import Aggregation, Derived, Filter, GroupBy, QuerySpec, Sort, Window
 
-PlanKind = Literal["scalar", "grouped", "ranking", "rows", "trend", "fallback"]
+PlanKind = Literal["scalar", "grouped", "ranking", "rows", "lookup", "trend", "fallback"]
 Lang = Literal["zh", "en"]
 
 
@@ -138,7 +138,7 @@ class Plan:
 
     def plot(self, ref: str, row_count: int) -> dict[str, Any] | None:
         """Arguments of a `plot` call for this plan's result, or None when a chart would not help."""
-        if self.kind in ("scalar", "rows", "fallback") or not self.groups or not 2 <= row_count <= 2000:
+        if self.kind in ("scalar", "rows", "lookup", "fallback") or not self.groups or not 2 <= row_count <= 2000:
             return None
         primary = self.shown[0] if self.shown else None
         if primary is None:

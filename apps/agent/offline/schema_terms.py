@@ -332,8 +332,34 @@ def _column_candidates(text: str, view: ColumnView) -> list[Term]:
     return merged
 
 
+_NOTED = re.compile(r"\s*(?:\([^()]{1,12}\)|\[[^\[\]]{1,12}\])?\s*[*†‡^]*\s*$")
+
+
+_LIST_SEPARATOR = re.compile(r"\s*(?:[,;/&+]|(?<=\s)and(?=\s))\s*")
+
+
+def _listed_items(view: ColumnView) -> list[str]:
+    """The items of cells that list several ("United States, Los Angeles", "Barbra Streisand & Céline Dion") that
+    are no cell of their own: "canada" names the rows whose cell lists Canada (a contains filter, shaping.py).
+    Only over a column whose every value is known."""
+    if not view.complete:
+        return []
+    cells = {fold(str(v)).strip() for v in view.values if v is not None}
+    items: dict[str, str] = {}
+    for value in view.values:
+        parts = [p.strip() for p in _LIST_SEPARATOR.split(str(value))] if value is not None else []
+        for part in parts if len(parts) > 1 else []:
+            folded = fold(part)
+            if len(folded) >= 3 and not any(ch.isdigit() for ch in folded) and folded not in cells:
+                items.setdefault(folded, part)
+    return list(items.values())
+
+
 def _value_candidates(question: str, text: str, view: ColumnView) -> list[Term]:
     found = []
+    for item in _listed_items(view):
+        for match in alias_pattern(fold(item)).finditer(text):
+            found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, item))
     for value in view.values:
         folded = fold(value).strip()
         if len(folded) < 2 or folded.replace(".", "").isdigit():
@@ -343,6 +369,10 @@ def _value_candidates(question: str, text: str, view: ColumnView) -> list[Term]:
             found.append(
                 Term(view.name, "value", match.start(), match.end(), VALUE_EXACT if exact else VALUE_FOLDED, value)
             )
+        core = _NOTED.sub("", folded)  # "China (CHN)", "Lillestrøm*": the name without its note
+        if core != folded and len(core) >= 3 and not core.replace(".", "").isdigit():
+            for match in alias_pattern(core).finditer(text):
+                found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, value))
         for synonym in VALUE_SYNONYMS.get(folded, ()):
             for match in alias_pattern(fold(synonym)).finditer(text):
                 found.append(Term(view.name, "value", match.start(), match.end(), VALUE_SYNONYM, value))

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
+from apps.agent.offline import lookup
 from apps.agent.offline.plan import Plan, Shown, filter_label
 from apps.agent.offline.schema_terms import ColumnView
 from apps.agent.offline.wording import speaking
@@ -165,6 +166,9 @@ def add_order(b: MetricBuilder) -> None:
 
 
 def _kind(plan: Plan) -> None:
+    if plan.kind == "lookup":  # lookup.py: the cells asked for, listed with the columns that explain them
+        lookup.add_context(plan)
+        return
     if plan.row_columns:
         plan.kind = "rows"
     elif plan.kind == "ranking":

@@ -68,6 +68,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+# "from 2006" alone names where a row is from (that year); "from 2006 on", "starting from 2006" run on from it
+_ONWARD = re.compile(r"\s*(?:on|onwards?|forward|and (?:after|later|on)|to date|until now)(?![a-z])")
+_STARTING = re.compile(r"(?<![a-z])(?:starting|beginning|counting|ever since)\s+$")
+
+
 @dataclass(frozen=True)
 class TimeFilter:
     """A filter on the time column; `label` is how the question said it (shown back in the answer)."""
@@ -129,6 +134,8 @@ class _Reader:
         if re.search(r"(大于|小于|超过|高于|低于|above|over|below|under|than|>|<)\s*$", before):
             return None
         year, pre, post = int(m.group("y")), m.group("pre") or "", m.group("post") or ""
+        if pre == "from" and not _ONWARD.match(self.text, m.end()) and not _STARTING.search(before):
+            return [self.on("year", "=", year)]  # "which title is from 2006": of that year, not since it
         if pre in ("since", "from") or any(w in post for w in ("以后", "之后", "以来", "起", "开始")):
             return [self.bound(">=", year)]
         if pre == "after":  # a year column says it as the question does: "> 2011"

@@ -1,0 +1,95 @@
+"""A value looked up in the rows that meet the question's conditions: "what city is miller park in?", "which
+stadiums have a capacity over 60000?", "who has a time under 2:30?", "when was the treaty of x ratified?".
+
+Nothing is computed: the cells of the column asked for are listed from the rows that meet the conditions, the
+columns the question names and those of its threshold conditions beside them, so the answer quotes the data
+as it is. A count of those rows
+(what the planner did before) answers "how many" instead. Read only when the question names its conditions
+and which column holds the answer:
+- "which …"/"what …" followed by a column ("what city", "which stadiums", "what is the title of …");
+- "who was the …" followed by a column ("who was an opponent in 1996");
+- "who …" over a table with exactly one column of names (text, one value per row, not a condition's column);
+- "when …" over the table's one time column.
+Anything else (an aggregate, a count, a ranking, no condition) is left to the other kinds."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from apps.agent.offline.plan import Plan
+from apps.agent.offline.schema_terms import ColumnView
+
+if TYPE_CHECKING:
+    from apps.agent.offline.intent import Analyzer
+    from apps.agent.offline.metrics import MetricBuilder
+
+LIMIT = 100  # rows read; the answer lists the first few and says the rest is in the table
+NAMES_UNIQUE = 0.9  # a column of names: distinct values per row at least this
+NAMES_WORDY = 0.8  # and this share of its cells words without digits
+_HEAD = re.compile(
+    r"^\s*(?:(?:which|what)\s+(?:(?:is|was|are|were)\s+)?|who(?:m)?\s+(?:is|was|are|were)\s+(?=(?:the|a|an)\s))"
+    r"(?:(?:the|a|an)\s+)?(?:(?:name|names)\s+of\s+(?:the\s+)?)?"
+)
+_WHO = re.compile(r"^\s*who(?:m)?\s")
+_WHEN = re.compile(r"^\s*when\s")
+_NAMED_KINDS = ("id", "dimension", "time", "year")
+
+
+def read(a: Analyzer, plan: Plan, builder: MetricBuilder) -> bool:
+    """Turns the plan into a lookup of the column asked for, when the question reads as one (module doc)."""
+    cues = a.cues
+    if a.lang != "en" or cues.counting or cues.ranking or cues.agg_words or not builder.filters_pending():
+        return False
+    column = asked_column(a)
+    if column is None or any(t.kind == "value" and t.column == column for t in a.terms):
+        return False  # "what ethnicity is next under belorussian": the value named is no answer to itself
+    plan.groups, plan.time_group, plan.metrics = [], None, []
+    plan.row_columns = [column, *[t.column for t in a.terms if t.kind == "column" and t.column != column]]
+    plan.kind = "lookup"
+    plan.question_kind = "lookup"
+    plan.limit = LIMIT
+    return True
+
+
+def asked_column(a: Analyzer) -> str | None:
+    """The column the question asks the value of, or None when it does not say one clearly."""
+    head = _HEAD.match(a.text)
+    if head is not None:  # "what city …", "who was an opponent …": the column named right after
+        named = [t for t in a.terms if t.kind == "column" and 0 <= t.start - head.end() <= 1]
+        found = next((t.column for t in named if a.view(t).category in _NAMED_KINDS), None)
+        if found is not None or not a.text.lstrip().startswith("who"):
+            return found
+    filtered = {t.column for t in a.terms if t.kind == "value"}
+    if _WHO.match(a.text):
+        names = [v for v in a.schema.views if _names_rows(v, a.schema.row_count) and v.name not in filtered]
+        return names[0].name if len(names) == 1 else None
+    if _WHEN.match(a.text) and a.time_col is not None and a.time_col.name not in filtered:
+        return a.time_col.name
+    return None
+
+
+def _names_rows(view: ColumnView, rows: int) -> bool:
+    """A column of names: text, one value per row (almost), no digits in its name (not "No." or "#") and
+    words in its cells (not scores such as "22-21" or codes)."""
+    cells = [str(v) for v in view.values if v is not None]
+    wordy = sum(1 for c in cells if not any(ch.isdigit() for ch in c) and any(ch.isalpha() for ch in c))
+    return (
+        view.category in ("id", "dimension")
+        and view.kind == "text"
+        and view.distinct >= NAMES_UNIQUE * max(rows, 1)
+        and not any(ch.isdigit() for ch in view.name)
+        and "#" not in view.name
+        and bool(cells)
+        and wordy >= NAMES_WORDY * len(cells)
+    )
+
+
+def add_context(plan: Plan) -> None:
+    """The other columns the question names and the columns of its threshold conditions ("capacity over 60000")
+    beside each row: the reader sees why it was listed. A column with one value for every row (an equality
+    condition) is said once, in the filters line."""
+    one_value = {f.column for f in plan.filters if f.op in ("=", "in")}
+    named = [c for c in plan.row_columns[1:] if c not in one_value]  # "what city is the stadium …": the stadium
+    beside = [f.column for f in plan.filters if f.op in (">", ">=", "<", "<=")]
+    plan.row_columns = list(dict.fromkeys([plan.row_columns[0], *named, *beside]))[:4]

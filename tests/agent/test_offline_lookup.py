@@ -1,0 +1,113 @@
+"""A value looked up in the rows that meet the question's conditions (apps/agent/offline/lookup.py): the cells
+of the column asked for are listed, not counted, and only when the question says which column and which rows."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from tests.agent.test_offline_clarifications import ask
+
+HEADER = ["Stadium", "Capacity", "City", "Year"]
+STADIUMS = [
+    ["Miller Park", 41900, "Milwaukee, Wisconsin", 2001],
+    ["Wembley Stadium", 90000, "London", 2007],
+    ["Millennium Stadium", 74500, "Cardiff", 1999],
+    ["Safeco Field", 47476, "Seattle, Washington", 1999],
+    ["Rogers Centre", 49282, "Toronto, Ontario", 1989],
+]
+# a table of many grounds (one row each), as a list of stadiums is: the names are row labels, not categories
+GROUNDS = [[f"Ground {i}", 10000 + 500 * i, f"Town {i}", 1960 + i % 30] for i in range(60)]
+
+
+@pytest.fixture
+def stadiums(csv_binding):
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(HEADER)
+    writer.writerows(STADIUMS + GROUNDS)
+    return csv_binding("stadiums.csv", out.getvalue().encode())
+
+
+def _answered(binding, question: str):
+    response = ask(binding, question)
+    assert response.status == "answered" and response.clarification is None, response.answer
+    assert response.verification.passed, response.verification.reasons
+    return response
+
+
+@pytest.mark.parametrize(
+    "question", ["what city is miller park in?", "which city is miller park in?", "what is the city of miller park?"]
+)
+def test_the_column_asked_for_is_read_from_the_row_named(stadiums, question):
+    response = _answered(stadiums, question)
+    lines = response.answer.split("\n")
+    assert lines[0] == "City: Milwaukee, Wisconsin.", response.answer
+    assert lines[1] == "Filters: Stadium = Miller Park.", response.answer
+    assert [s.tool for s in response.audit.steps] == ["get_schema", "run_query"]
+
+
+def test_rows_over_a_threshold_are_listed_with_the_value_that_put_them_there(stadiums):
+    response = _answered(stadiums, "which stadiums have a capacity over 48000?")
+    lines = response.answer.split("Filters")[0].strip().split("\n")
+    assert lines[0] == "Stadium of the 3 rows that match:", response.answer
+    listed = "\n".join(lines[1:])
+    for name, capacity, *_rest in STADIUMS:
+        assert (name in listed) == (capacity > 48000), response.answer
+    assert "Rogers Centre: Capacity 49,282" in listed, "the threshold's column is shown beside each row"
+
+
+def test_a_year_after_is_means_that_year_not_since_it(stadiums):
+    response = _answered(stadiums, "which stadium is from 1999?")
+    listed = response.answer.split("Filters")[0]
+    assert "Millennium Stadium" in listed and "Safeco Field" in listed, response.answer
+    assert "Wembley" not in listed and "Miller Park" not in listed, response.answer
+
+
+def test_who_reads_the_one_column_of_names_and_when_the_time_column(csv_binding):
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["Year", "Athlete", "Country", "Points"])
+    athletes = [[2001, "Ana Silva", "Brazil", 12], [2003, "Li Wei", "China", 30], [2005, "Tom Berg", "Norway", 8]]
+    writer.writerows(athletes)
+    binding = csv_binding("athletes.csv", out.getvalue().encode())
+    who = _answered(binding, "who was from china?")
+    assert who.answer.split("\n")[0] == "Athlete: Li Wei.", who.answer
+    when = _answered(binding, "when was athlete tom berg?")
+    assert when.answer.split("\n")[0] == "Year: 2005.", when.answer
+
+
+def test_nothing_matching_says_so_without_a_value(stadiums):
+    response = _answered(stadiums, "what city is the stadium from 1950 in?")
+    assert response.answer.split("\n")[0].startswith("No rows match"), response.answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many stadiums are in london?",  # a count is still a count
+        "which stadium has the largest capacity?",  # a ranking is still a ranking
+        "what is the average capacity of stadiums opened in 1999?",  # an aggregate is still an aggregate
+    ],
+)
+def test_counts_rankings_and_aggregates_are_not_lookups(stadiums, question):
+    response = ask(stadiums, question)
+    assert not response.answer.startswith(("City:", "Stadium:", "Stadium of the")), response.answer
+
+
+def test_who_was_the_column_reads_that_column_and_never_a_column_of_scores(csv_binding):
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["Year", "Opponent", "Score", "Site"])
+    games = [["1996", "Nebraska-Omaha", "22-21", "Home"], ["1996", "North Dakota State", "39-28", "Away"]]
+    games += [["1997", "Northern Colorado", "26-27", "Home"], ["1998", "Augustana", "30-10", "Away"]]
+    writer.writerows(games)
+    binding = csv_binding("games.csv", out.getvalue().encode())
+    response = _answered(binding, "who was an opponent in 1996?")
+    lines = response.answer.split("Filters")[0].strip().split("\n")
+    assert lines[0] == "Opponent of the 2 rows that match:", response.answer
+    assert {line.split(". ", 1)[1] for line in lines[1:]} == {"Nebraska-Omaha", "North Dakota State"}
+    scores = ask(binding, "who played in 1997?")  # no column of names: scores are not names
+    assert "Score" not in scores.answer.split("\n")[0], scores.answer
