@@ -111,3 +111,22 @@ def test_who_was_the_column_reads_that_column_and_never_a_column_of_scores(csv_b
     assert {line.split(". ", 1)[1] for line in lines[1:]} == {"Nebraska-Omaha", "North Dakota State"}
     scores = ask(binding, "who played in 1997?")  # no column of names: scores are not names
     assert "Score" not in scores.answer.split("\n")[0], scores.answer
+
+
+def test_chinese_questions_asking_which_rows_list_them_and_never_count_them(csv_binding):
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["订单号", "客户", "地区", "产品", "单价"])
+    orders = [["A1001", "张三", "华东", "保温杯", 59], ["A1002", "李四", "华北", "咖啡机", 899]]
+    orders += [["A1003", "王五", "华南", "保温杯", 59], ["A1004", "赵六", "华东", "电水壶", 199]]
+    orders += [[f"B{2000 + i}", f"客户{i}", "西南", "电水壶", 100 + i] for i in range(60)]
+    writer.writerows(orders)
+    binding = csv_binding("订单.csv", out.getvalue().encode())
+    which = _answered(binding, "哪些订单的单价超过500？")
+    assert which.answer.split("\n")[0] == "订单号：A1002（单价 899）。", which.answer
+    region = _answered(binding, "张三在哪个地区？")
+    assert region.answer.split("\n")[:2] == ["地区：华东。", "筛选条件：客户 = 张三。"], region.answer
+    product = _answered(binding, "A1004的产品是什么？")
+    assert product.answer.split("\n")[0] == "产品：电水壶。", product.answer
+    counted = _answered(binding, "单价超过500的订单有多少个？")  # a count is still a count
+    assert not counted.answer.startswith("符合条件"), counted.answer

@@ -353,3 +353,22 @@ def test_a_name_is_read_in_cells_that_add_a_code_or_list_it_with_others(csv_bind
     assert counted.status == "answered" and counted.verification.passed, counted.verification.reasons
     assert counted.answer.split("\n")[0].endswith(" 2."), counted.answer
     assert "City contains Canada" in counted.answer, counted.answer
+
+
+def test_two_names_a_cell_lists_together_keep_the_rows_listing_both(csv_binding):
+    rows = [["Brazil", "Robert Scheidt, Bruno Prada"], ["France", "Xavier Rohart, Pascal Rambeau"]]
+    rows += [["Italy", "Diego Negri, Luigi Viale"], ["Sweden", "Fredrik Lööf, Anders Ekström"]]
+    binding = _binding(csv_binding, "sailors.csv", ["Nation", "Sailor"], rows)
+    response = ask(binding, "which nation had their sailors as robert scheidt and bruno prada?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert response.answer.split("\n")[0].startswith("Nation: Brazil"), response.answer
+    assert "Sailor contains Robert Scheidt" in response.answer and "Sailor contains Bruno Prada" in response.answer
+
+
+def test_a_value_marked_with_asterisks_is_read_by_its_name(csv_binding):
+    rows = [["Shalom a Leck", "Tragedy"], ["Hoodlum Intro", "*Interlude*"], ["Underground", "Tragedy"]]
+    rows += [["Pass the Teck", "*Interlude*"], ["Street Life", "Tragedy"], ["Nothing", "*Interlude*"]]
+    binding = _binding(csv_binding, "tracks.csv", ["Title", "Performer"], rows)
+    response = ask(binding, "what is the total number of interludes on the list?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert response.answer.split("\n")[0].endswith(" 3."), response.answer

@@ -94,6 +94,19 @@ def test_sql_aggregates_are_read_for_their_words():
     assert "mislabeled_value" in codes(total)
 
 
+def test_the_lowest_average_named_by_its_column_must_be_the_lowest_average():
+    by_hotel = sql(
+        "SELECT hotel, AVG(rate) AS avg_rate, COUNT(*) AS stays FROM stays GROUP BY hotel ORDER BY avg_rate",
+        ["hotel", "avg_rate", "stays"],
+        [["湖景店", 449.77, 120], ["码头店", 512.4, 95], ["山顶店", 688.1, 80]],
+    )
+    question = "Which hotel had the lowest average rate per stay?"
+    wrong = check(question, "码头店 had the lowest average rate per stay, at 512.40.", by_hotel, source="sql")
+    assert "mislabeled_value" in codes(wrong)
+    right = check(question, "湖景店 had the lowest average rate per stay, at 449.77.", by_hotel, source="sql")
+    assert right.passed, right.reasons
+
+
 # --- a figure of one part presented as the whole --------------------------------------------------------
 
 LAKE_2024 = query(

@@ -218,7 +218,11 @@ class Writer:
             return _labelled(self.label(row, column), _values(values)) if values else self.label(row, column)
 
         if len(self.result.rows) == 1:
-            return [_("%(column)s: %(value)s.") % {"column": column, "value": said(0)}]
+            values = [f"{c} {cell(0, c)}" for c in beside]
+            said_one = {"column": column, "value": self.label(0, column), "others": _values(values)}
+            if values:
+                return [_("%(column)s: %(value)s (%(others)s).") % said_one]
+            return [_("%(column)s: %(value)s.") % said_one]
         count = "{{" + f"{self.result.ref}.row_count" + "}}"
         lines = [_("%(column)s of the %(count)s rows that match:") % {"column": column, "count": count}]
         lines += [f"{i + 1}. {said(i)}" for i in range(min(len(self.result.rows), MAX_LISTED))]

@@ -9,7 +9,9 @@ and which column holds the answer:
 - "which …"/"what …" followed by a column ("what city", "which stadiums", "what is the title of …");
 - "who was the …" followed by a column ("who was an opponent in 1996");
 - "who …" over a table with exactly one column of names (text, one value per row, not a condition's column);
-- "when …" over the table's one time column.
+- "when …" over the table's one time column;
+- in Chinese, a column right after 哪个/哪些/什么 ("张三在哪个地区", "哪些订单的单价超过500") or right before
+  是什么/是谁/有哪些 ("A1004的产品是什么", "单价超过500的订单有哪些").
 Anything else (an aggregate, a count, a ranking, no condition) is left to the other kinds."""
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ _HEAD = re.compile(
     r"^\s*(?:(?:which|what)\s+(?:(?:is|was|are|were)\s+)?|who(?:m)?\s+(?:is|was|are|were)\s+(?=(?:the|a|an)\s))"
     r"(?:(?:the|a|an)\s+)?(?:(?:name|names)\s+of\s+(?:the\s+)?)?"
 )
+# "哪些订单…", "张三在哪个地区", "A1004的产品是什么", "单价超过500的订单有哪些": the column right after 哪个/什么,
+# or right before 是什么/是哪个/是谁/有哪些
+_ZH_BEFORE = re.compile(r"(?:哪一个|哪一些|哪个|哪些|哪家|哪位|哪种|哪一|什么)\s*$")
+_ZH_AFTER = re.compile(r"\s*(?:(?:是|为)\s*(?:什么|哪个|哪些|哪一个|哪家|哪位|谁)|有哪些)")
 _WHO = re.compile(r"^\s*who(?:m)?\s")
 _WHEN = re.compile(r"^\s*when\s")
 _NAMED_KINDS = ("id", "dimension", "time", "year")
@@ -39,9 +45,9 @@ _NAMED_KINDS = ("id", "dimension", "time", "year")
 def read(a: Analyzer, plan: Plan, builder: MetricBuilder) -> bool:
     """Turns the plan into a lookup of the column asked for, when the question reads as one (module doc)."""
     cues = a.cues
-    if a.lang != "en" or cues.counting or cues.ranking or cues.agg_words or not builder.filters_pending():
+    if cues.counting or cues.ranking or cues.agg_words or not builder.filters_pending():
         return False
-    column = asked_column(a)
+    column = asked_column_zh(a) if a.lang == "zh" else asked_column(a)
     if column is None or any(t.kind == "value" and t.column == column for t in a.terms):
         return False  # "what ethnicity is next under belorussian": the value named is no answer to itself
     plan.groups, plan.time_group, plan.metrics = [], None, []
@@ -67,6 +73,19 @@ def asked_column(a: Analyzer) -> str | None:
     if _WHEN.match(a.text) and a.time_col is not None and a.time_col.name not in filtered:
         return a.time_col.name
     return None
+
+
+def asked_column_zh(a: Analyzer) -> str | None:
+    """The column a Chinese question asks the value of: named right after 哪个/哪些/什么 or right before
+    是什么/是谁/有哪些; None when no column stands there (or two do)."""
+    named = [
+        t.column
+        for t in a.terms
+        if t.kind == "column"
+        and a.view(t).category in _NAMED_KINDS
+        and (_ZH_BEFORE.search(a.text, 0, t.start) or _ZH_AFTER.match(a.text, t.end))
+    ]
+    return named[0] if len(set(named)) == 1 else None
 
 
 def _names_rows(view: ColumnView, rows: int) -> bool:

@@ -333,6 +333,7 @@ def _column_candidates(text: str, view: ColumnView) -> list[Term]:
 
 
 _NOTED = re.compile(r"\s*(?:\([^()]{1,12}\)|\[[^\[\]]{1,12}\])?\s*[*†‡^]*\s*$")
+_MARKED = re.compile(r"^[*†‡^]+\s*")
 
 
 _LIST_SEPARATOR = re.compile(r"\s*(?:[,;/&+]|(?<=\s)and(?=\s))\s*")
@@ -369,7 +370,7 @@ def _value_candidates(question: str, text: str, view: ColumnView) -> list[Term]:
             found.append(
                 Term(view.name, "value", match.start(), match.end(), VALUE_EXACT if exact else VALUE_FOLDED, value)
             )
-        core = _NOTED.sub("", folded)  # "China (CHN)", "Lillestrøm*": the name without its note
+        core = _MARKED.sub("", _NOTED.sub("", folded))  # "China (CHN)", "Lillestrøm*", "*Interlude*": the name
         if core != folded and len(core) >= 3 and not core.replace(".", "").isdigit():
             for match in alias_pattern(core).finditer(text):
                 found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, value))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
 from apps.agent.offline import lookup
 from apps.agent.offline.plan import Plan, Shown, filter_label
-from apps.agent.offline.schema_terms import ColumnView
+from apps.agent.offline.schema_terms import ColumnView, Term
 from apps.agent.offline.wording import speaking
 from apps.datasets.query.spec import Filter, Sort, Window
 
@@ -43,13 +44,9 @@ def add_filters(b: MetricBuilder) -> None:
                 plan.filters.append(Filter(column=column, op="!=", value=term.value))
                 plan.filter_labels.append(_label(b, column, "!=", term.value))
             continue
-        if len(terms) == 1:
-            op = "contains" if listed_in_cells(a.schema.by_name[column], terms[0].value) else "="
-            spec = Filter(column=column, op=op, value=terms[0].value)
-        else:
-            spec = Filter(column=column, op="in", value=[t.value for t in terms])
-        plan.filters.append(spec)
-        plan.filter_labels.append(_label(b, column, spec.op, spec.value))
+        for spec in _value_filters(a.text, a.schema.by_name[column], terms):
+            plan.filters.append(spec)
+            plan.filter_labels.append(_label(b, column, spec.op, spec.value))
     for term in b.flags:
         if term.start in b.used or any(f.column == term.column for f in plan.filters):
             continue
@@ -77,6 +74,26 @@ def _item_of(cell: str, value: str) -> bool:
             return True
         at = cell.find(value, at + 1)
     return False
+
+
+def _value_filters(text: str, view: ColumnView, terms: list[Term]) -> list[Filter]:
+    """The filters the values named of one column make: equal to one, or one of several; contains when cells
+    list the value among others ("Allegany, Garrett"), each of them when the question names several together
+    ("had their sailors as robert scheidt and bruno prada": a cell listing both)."""
+    if len(terms) == 1:
+        op = "contains" if listed_in_cells(view, terms[0].value) else "="
+        return [Filter(column=view.name, op=op, value=terms[0].value)]
+    if _all_of(text, terms) and all(listed_in_cells(view, t.value) for t in terms):
+        return [Filter(column=view.name, op="contains", value=t.value) for t in terms]
+    return [Filter(column=view.name, op="in", value=[t.value for t in terms])]
+
+
+_AND = re.compile(r"^\s*(?:,?\s*and|&|,|和|与|及|、|以及)\s*$")
+
+
+def _all_of(text: str, terms: list[Term]) -> bool:
+    """ "A and B", "A、B和C": the values are named together, each joined to the next by "and" or a comma."""
+    return all(_AND.match(text[left.end : right.start]) for left, right in zip(terms, terms[1:], strict=False))
 
 
 def listed_in_cells(view: ColumnView, value: Any) -> bool:

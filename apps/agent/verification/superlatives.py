@@ -30,6 +30,17 @@ _NOT_FIRST = re.compile(r"第[二三四五六七八九十\d]|次高|次低|secon
 _CLAUSE = re.compile(r"[^。；;！？!?\n，,]+")
 
 
+_AVERAGE = re.compile(r"平均|均值|人均|\baverage\b|\bmean\b|\bavg\b", re.I)
+_AVERAGED_NAME = re.compile(r"平均|均值|人均|average|mean|avg", re.I)
+
+
+def _name_words(column: str) -> set[str]:
+    """The words of a column's name and their singulars, without the aggregate's prefix: avg_fee -> {fee}."""
+    words = {w for w in re.findall(r"[a-z]{3,}", column.lower()) if not _AVERAGED_NAME.fullmatch(w)}
+    words -= {"sum", "total", "count", "min", "max"}
+    return words | {w[:-1] for w in words if w.endswith("s") and not w.endswith("ss")}
+
+
 def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -44,12 +55,18 @@ def _measure(fact: QueryFacts, clause: str, binder: Binder) -> int | None:
     named = [
         c for c in numeric if any(fact.columns[c] in binder.measure_words.get(w, ()) for w in _words(clause, binder))
     ]
+    if not named:  # no measure word known: the columns whose own name the clause says ("fee" of avg_fee)
+        words = set(re.findall(r"[a-z]{3,}", clause.lower()))
+        named = [c for c in numeric if _name_words(fact.columns[c]) & words]
     if len(named) == 1:
         return named[0]
     said = set(_words(clause, binder))
     exact = [c for c in named if fact.columns[c].lower() in said]  # the column named as such, not one derived from it
     if len(exact) == 1:
         return exact[0]
+    averaged = [c for c in named if _AVERAGED_NAME.search(fact.columns[c])]
+    if _AVERAGE.search(clause) and len(averaged) == 1:  # "the lowest average fee per visit": avg_fee, not visits
+        return averaged[0]
     return numeric[0] if len(numeric) == 1 and not named else None
 
 
