@@ -315,3 +315,22 @@ def test_a_two_digit_year_in_the_question_is_applied_by_its_full_year():
     assert check("2024年销售额为 1,200.5。", question="24年总销售额多少", calls=[SCHEMA, result]).passed
     spec["filters"][0]["value"] = 2025
     assert not check("销售额为 1,200.5。", question="24年总销售额多少", calls=[SCHEMA, result]).passed
+
+
+def test_after_a_year_is_applied_by_a_filter_from_the_start_of_the_next_year_and_only_by_it():
+    def counted(filters):
+        spec = {"filters": filters, "aggregations": [{"name": "appointed", "func": "count"}]}
+        return ToolCallRecord(2, "run_query", "ok", arguments={"spec": spec}, columns=["appointed"], rows=[[25]])
+
+    question = "How many managers were appointed after 2011?"
+    for bound in ({"op": ">=", "value": "2012-01-01"}, {"op": ">", "value": "2011-12-31"}):
+        result = counted([{"column": "日期", **bound}])
+        assert check("25 managers were appointed after 2011.", question=question, calls=[SCHEMA, result]).passed
+    later = counted([{"column": "日期", "op": ">=", "value": "2013-01-01"}])
+    assert not check("25 managers were appointed after 2011.", question=question, calls=[SCHEMA, later]).passed
+    in_2011 = "How many managers were appointed in 2011?"
+    assert not check(
+        "25 managers.",
+        question=in_2011,
+        calls=[SCHEMA, counted([{"column": "日期", "op": ">=", "value": "2012-01-01"}])],
+    ).passed

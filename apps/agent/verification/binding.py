@@ -69,6 +69,19 @@ def _rank(token: str) -> int:
     return 2 if token[0] == "Q" else 1
 
 
+# "after 2011": the year written is the one before the period meant, which starts with 2012 (">=2012" in
+# QueryFacts.filter_period_tokens); both the question's coverage and a clause's period read it so
+AFTER_YEAR = re.compile(r"(?<![a-z])(?:after|later than)\s+(?:the\s+)?(?:year\s+)?$", re.IGNORECASE)
+
+
+def after_year(text: str, start: int, tokens: set[str]) -> set[str]:
+    """The tokens of a lone year at `start` of `text`, with ">=Y+1" when "after" comes right before it."""
+    years = [t for t in tokens if len(t) == 4 and t.isdigit()]
+    if len(years) == 1 and len(tokens) == 1 and AFTER_YEAR.search(text, 0, start):
+        return tokens | {f">={int(years[0]) + 1}"}
+    return tokens
+
+
 def specific_periods(tokens: set[str]) -> set[str]:
     """The most specific period tokens: 2025-03 rather than 2025 or Q1."""
     if not tokens:
@@ -130,7 +143,7 @@ class Binder:
         self._number_starts = [s for s, _e in self.numbers]
         self.dates = sorted(self.dates, key=lambda d: d[0])
         self._date_starts = [at for at, _t in self.dates]
-        self._specific = [specific_periods(tokens) for _at, tokens in self.dates]
+        self._specific = [after_year(self.draft, at, specific_periods(tokens)) for at, tokens in self.dates]
         self._clauses: dict[tuple[int, int], tuple[list[tuple[str, int, int]], set[str]]] = {}
         self._respectively: dict[tuple[int, int], bool] = {}
         self._sentences: dict[tuple[int, int], tuple[list[str], set[str]]] = {}

@@ -13,7 +13,7 @@ from typing import Literal
 from django.utils.translation import gettext as _
 
 from apps.agent.explain_terms import GRAINS as GRAIN_WORDS
-from apps.agent.verification.binding import specific_periods
+from apps.agent.verification.binding import after_year, specific_periods
 from apps.agent.verification.grounding import date_tokens_of_text
 from apps.agent.verification.numbers import UNITS, canonical_date, find_mentions, mentions_of
 from apps.agent.verification.queries import QueryFacts
@@ -104,7 +104,9 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
     anchors: list[Anchor] = []
     for mention in mentions_of(question):
         if mention.kind == "date":
-            tokens = specific_periods(date_tokens_of_text(canonical_date(mention.text)))
+            tokens = after_year(
+                question, mention.start, specific_periods(date_tokens_of_text(canonical_date(mention.text)))
+            )
             if tokens:
                 anchors.append(Anchor(mention.text, "period", "|".join(sorted(tokens))))
     anchors += [Anchor(m.group(0), "period", "relative") for m in _RELATIVE.finditer(question)]

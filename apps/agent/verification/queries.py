@@ -25,6 +25,17 @@ _SQL_EQUALS = re.compile(r"(?<![<>!])=\s*'([^']+)'")
 _SQL_AGG = re.compile(r"\b(sum|avg|count|median|min|max)\s*\(\s*(distinct\s+)?[\w.*\s]*\)\s+as\s+\"?(\w+)")
 
 
+def _starts_year(op: str, value: Any) -> set[str]:
+    """ ">=2012" for a bound that starts a year: ">= 2012-01-01", "> 2011-12-31", "> 2011" on a year column (what
+    "after 2011" asks; coverage.py)."""
+    text = str(value)
+    year = re.fullmatch(r"(\d{4})(?:-01-01)?", text) if op == ">=" else None
+    if year is not None:
+        return {f">={year.group(1)}"}
+    after = re.fullmatch(r"(\d{4})(?:-12-31)?", text) if op == ">" else None
+    return {f">={int(after.group(1)) + 1}"} if after is not None else set()
+
+
 @dataclass
 class QueryFacts:
     step: int
@@ -138,6 +149,7 @@ class QueryFacts:
                 tokens |= months_between(values)
             if op in (">=", ">"):
                 lows.setdefault(column, []).append(value)
+                tokens |= _starts_year(op, value)
             elif op in ("<", "<="):
                 day = _as_date(value)  # "< 2025-07-01" ends with June
                 highs.setdefault(column, []).append(day - dt.timedelta(days=1) if op == "<" and day else value)
