@@ -354,12 +354,24 @@ def test_a_pandas_index_column_in_a_workbook_is_kept_as_index(tmp_path):
         (["19-Jan-18", "20-feb-18", "1-Mar-99"], [dt.date(2018, 1, 19), dt.date(2018, 2, 20), dt.date(1999, 3, 1)]),
         (["19-Jan-2018", "20 February 2018"], [dt.date(2018, 1, 19), dt.date(2018, 2, 20)]),
         (['"December 30, 2007"', '"Jan 2, 2008"'], [dt.date(2007, 12, 30), dt.date(2008, 1, 2)]),
+        (["2025年1月3日", "2025年12月31日"], [dt.date(2025, 1, 3), dt.date(2025, 12, 31)]),
+        (["2025.01.03", "2025.12.31"], [dt.date(2025, 1, 3), dt.date(2025, 12, 31)]),
+        (["12.04.1986", "03.01.2025"], [dt.date(1986, 4, 12), dt.date(2025, 1, 3)]),
     ],
 )
 def test_dates_with_month_names_become_dates(tmp_path, values, dates):
     body = "d,v\n" + "".join(f"{v},{i}\n" for i, v in enumerate(values))
     _report, types, rows = ingest(write(tmp_path, "d.csv", body))
     assert types["d"] == "DATE" and [r[0] for r in rows] == dates
+
+
+@pytest.mark.parametrize(
+    "values", [["2025年2月30日", "2025年3月1日"], ["1.2.3", "4.5.6"], ["2025.13.01", "2025.01.02"]]
+)
+def test_text_that_is_not_a_real_date_stays_text(tmp_path, values):
+    body = "d,v\n" + "".join(f"{v},{i}\n" for i, v in enumerate(values))
+    _report, types, _rows = ingest(write(tmp_path, "d.csv", body))
+    assert types["d"] == "VARCHAR"
 
 
 def test_month_name_dates_in_mixed_shapes_stay_text(tmp_path):

@@ -183,6 +183,15 @@ _NAMED_MONTH_DATES = (
 )
 
 
+# Dates in the orders Chinese and European spreadsheets write them: 2025年1月3日, 2025.01.03, 03.01.2025 (a dotted
+# date with the year last puts the day first, as German, Russian or French exports do)
+_WRITTEN_DATES = (
+    ("[0-9]{4}年[0-9]{1,2}月[0-9]{1,2}日", ("%Y年%m月%d日",)),
+    ("[0-9]{4}[.][0-9]{1,2}[.][0-9]{1,2}", ("%Y.%m.%d",)),
+    ("[0-9]{1,2}[.][0-9]{1,2}[.][0-9]{4}", ("%d.%m.%Y",)),
+)
+
+
 def _named_month_date(pattern: str, formats: tuple[str, ...]) -> tuple[str, str, str]:
     parse = "TRY_STRPTIME(TRIM(__c__), [" + ", ".join(f"'{f}'" for f in formats) + "])"
     fits = f"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '{pattern}')) AND COUNT({parse}) = COUNT(__c__)"
@@ -222,6 +231,7 @@ NARROWER: dict[str, list[tuple[str, str, str]]] = {
         ),
         ("TIMESTAMP", _FITS_TIME, "CAST(REPLACE(TRIM(__c__), '/', '-') AS TIMESTAMP)"),
         *(_named_month_date(pattern, formats) for pattern, formats in _NAMED_MONTH_DATES),
+        *(_named_month_date(pattern, formats) for pattern, formats in _WRITTEN_DATES),
     ],
     # Offsets (2024-01-01T10:00:00Z, +08:00) are kept as the UTC time: one kind of time per dataset.
     "TIMESTAMP WITH TIME ZONE": [("TIMESTAMP", "COUNT(*) >= 0", "TIMEZONE('UTC', __c__)")],
