@@ -128,5 +128,9 @@ def test_chinese_questions_asking_which_rows_list_them_and_never_count_them(csv_
     assert region.answer.split("\n")[:2] == ["地区：华东。", "筛选条件：客户 = 张三。"], region.answer
     product = _answered(binding, "A1004的产品是什么？")
     assert product.answer.split("\n")[0] == "产品：电水壶。", product.answer
+    products = _answered(binding, "西南有哪些产品？")  # a value many rows repeat is listed once
+    assert products.answer.split("\n")[:2] == ["产品：电水壶。", "筛选条件：地区 = 西南。"], products.answer
+    east = _answered(binding, "华东地区有哪些产品？")
+    assert east.answer.split("\n")[:3] == ["符合条件的产品（共 2 个）：", "1. 保温杯", "2. 电水壶"], east.answer
     counted = _answered(binding, "单价超过500的订单有多少个？")  # a count is still a count
     assert not counted.answer.startswith("符合条件"), counted.answer

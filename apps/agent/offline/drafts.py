@@ -205,7 +205,8 @@ class Writer:
     def lookup(self) -> list[str]:
         """ "City: Milwaukee, Wisconsin.": the cells of the column asked for (lookup.py), with the threshold
         columns beside them; several rows are listed."""
-        column, beside = self.plan.row_columns[0], self.plan.row_columns[1:]
+        shown = self.plan.row_columns or [g.name for g in self.plan.groups]  # lookup.shown_columns
+        column, beside = shown[0], shown[1:]
         if not self.result.rows:
             return [_("No rows match these conditions, so there is no value to report.")]
         views = self.schema.by_name
@@ -224,7 +225,10 @@ class Writer:
                 return [_("%(column)s: %(value)s (%(others)s).") % said_one]
             return [_("%(column)s: %(value)s.") % said_one]
         count = "{{" + f"{self.result.ref}.row_count" + "}}"
-        lines = [_("%(column)s of the %(count)s rows that match:") % {"column": column, "count": count}]
+        if self.plan.row_columns:
+            lines = [_("%(column)s of the %(count)s rows that match:") % {"column": column, "count": count}]
+        else:  # each value once (lookup.add_context)
+            lines = [_("%(column)s in the rows that match (%(count)s different):") % {"column": column, "count": count}]
         lines += [f"{i + 1}. {said(i)}" for i in range(min(len(self.result.rows), MAX_LISTED))]
         if self.result.row_count > MAX_LISTED:
             lines.append(_("... the rest is in the table."))

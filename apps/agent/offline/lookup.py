@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from apps.agent.offline.plan import Plan
-from apps.agent.offline.schema_terms import ColumnView
+from apps.agent.offline.plan import Group, Plan
+from apps.agent.offline.schema_terms import ColumnView, Schema
+from apps.datasets.query.spec import Sort
 
 if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer
@@ -78,13 +79,9 @@ def asked_column(a: Analyzer) -> str | None:
 def asked_column_zh(a: Analyzer) -> str | None:
     """The column a Chinese question asks the value of: named right after 哪个/哪些/什么 or right before
     是什么/是谁/有哪些; None when no column stands there (or two do)."""
-    named = [
-        t.column
-        for t in a.terms
-        if t.kind == "column"
-        and a.view(t).category in _NAMED_KINDS
-        and (_ZH_BEFORE.search(a.text, 0, t.start) or _ZH_AFTER.match(a.text, t.end))
-    ]
+    columns = [t for t in a.terms if t.kind == "column" and a.view(t).category in _NAMED_KINDS]
+    after = [t.column for t in columns if _ZH_BEFORE.search(a.text, 0, t.start)]  # "华东地区有哪些客户": 客户
+    named = after or [t.column for t in columns if _ZH_AFTER.match(a.text, t.end)]
     return named[0] if len(set(named)) == 1 else None
 
 
@@ -104,11 +101,24 @@ def _names_rows(view: ColumnView, rows: int) -> bool:
     )
 
 
-def add_context(plan: Plan) -> None:
+def add_context(plan: Plan, schema: Schema) -> None:
     """The other columns the question names and the columns of its threshold conditions ("capacity over 60000")
     beside each row: the reader sees why it was listed. A column with one value for every row (an equality
-    condition) is said once, in the filters line."""
+    condition) is said once, in the filters line. When the column asked for repeats across rows (the products
+    of 华东's orders), each value is listed once: the query groups by the columns shown instead of listing rows."""
     one_value = {f.column for f in plan.filters if f.op in ("=", "in")}
     named = [c for c in plan.row_columns[1:] if c not in one_value]  # "what city is the stadium …": the stadium
     beside = [f.column for f in plan.filters if f.op in (">", ">=", "<", "<=")]
-    plan.row_columns = list(dict.fromkeys([plan.row_columns[0], *named, *beside]))[:4]
+    shown = list(dict.fromkeys([plan.row_columns[0], *named, *beside]))[:4]
+    asked = schema.by_name.get(shown[0])
+    if asked is not None and asked.distinct < NAMES_UNIQUE * max(schema.row_count, 1):
+        plan.row_columns = []
+        plan.groups = [Group(c, c) for c in shown]
+        plan.sort = [Sort(by=c) for c in shown]
+    else:
+        plan.row_columns = shown
+
+
+def shown_columns(plan: Plan) -> list[str]:
+    """The columns a lookup's answer shows, the one asked for first."""
+    return plan.row_columns or [g.name for g in plan.groups]

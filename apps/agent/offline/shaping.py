@@ -184,7 +184,6 @@ def add_order(b: MetricBuilder) -> None:
 
 def _kind(plan: Plan) -> None:
     if plan.kind == "lookup":  # lookup.py: the cells asked for, listed with the columns that explain them
-        lookup.add_context(plan)
         return
     if plan.row_columns:
         plan.kind = "rows"
@@ -208,5 +207,7 @@ def finish_plan(b: MetricBuilder) -> None:
     add_windows(b)
     add_order(b)
     _kind(plan)
+    if plan.kind == "lookup":
+        lookup.add_context(plan, b.a.schema)
     plan.chart = b.a.cues.chart
     plan.unmapped = plan.unmapped or []
