@@ -132,5 +132,21 @@ def test_chinese_questions_asking_which_rows_list_them_and_never_count_them(csv_
     assert products.answer.split("\n")[:2] == ["产品：电水壶。", "筛选条件：地区 = 西南。"], products.answer
     east = _answered(binding, "华东地区有哪些产品？")
     assert east.answer.split("\n")[:3] == ["符合条件的产品（共 2 个）：", "1. 保温杯", "2. 电水壶"], east.answer
+    both = _answered(binding, "张三和李四分别在哪个地区？")  # whose region each is, said beside it
+    assert both.answer.split("\n")[1:3] == ["1. 华东：客户 张三", "2. 华北：客户 李四"], both.answer
+    everyone = _answered(binding, "列出所有客户")
+    assert everyone.answer.split("\n")[:2] == ["客户（共 64 行）：", "1. 张三"], everyone.answer
     counted = _answered(binding, "单价超过500的订单有多少个？")  # a count is still a count
     assert not counted.answer.startswith("符合条件"), counted.answer
+
+
+def test_a_list_longer_than_what_was_read_says_it_shows_the_first_rows(csv_binding):
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["Player", "Goals"])
+    writer.writerows([[f"Player {i:03d}", i % 7] for i in range(150)])
+    binding = csv_binding("players.csv", out.getvalue().encode())
+    response = _answered(binding, "list all the players")
+    lines = response.answer.split("\n")
+    assert lines[0] == "Player of the first 100 rows that match:", response.answer
+    assert lines[-1] == "... the rest is in the table.", response.answer

@@ -225,10 +225,19 @@ class Writer:
                 return [_("%(column)s: %(value)s (%(others)s).") % said_one]
             return [_("%(column)s: %(value)s.") % said_one]
         count = "{{" + f"{self.result.ref}.row_count" + "}}"
-        if self.plan.row_columns:
-            lines = [_("%(column)s of the %(count)s rows that match:") % {"column": column, "count": count}]
+        said_count = {"column": column, "count": count}
+        if self.plan.limit is not None and self.result.row_count >= self.plan.limit:  # more rows than were read
+            lines = [_("%(column)s of the first %(count)s rows that match:") % said_count]
+        elif not self.plan.filter_labels:  # "列出所有客户": nothing narrows the rows
+            lines = [
+                _("%(column)s (%(count)s rows):") % said_count
+                if self.plan.row_columns
+                else _("%(column)s (%(count)s different):") % said_count
+            ]
+        elif self.plan.row_columns:
+            lines = [_("%(column)s of the %(count)s rows that match:") % said_count]
         else:  # each value once (lookup.add_context)
-            lines = [_("%(column)s in the rows that match (%(count)s different):") % {"column": column, "count": count}]
+            lines = [_("%(column)s in the rows that match (%(count)s different):") % said_count]
         lines += [f"{i + 1}. {said(i)}" for i in range(min(len(self.result.rows), MAX_LISTED))]
         if self.result.row_count > MAX_LISTED:
             lines.append(_("... the rest is in the table."))

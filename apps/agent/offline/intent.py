@@ -458,10 +458,10 @@ class Analyzer:
         conditions were read, is asked back: counting the rows that meet them (with no group to name them)
         would answer "how many" instead ("what year was the first success?")."""
         unmapped = leftover_words(self.text, self.taken, self.question)
+        if not unmapped and lookup.read(self, plan, builder):  # "what city is miller park in?": cells, not a count
+            return None
         if unmapped or not (plan.groups or builder.filters_pending()):
             return self.fallback(unmapped, "unmapped")
-        if lookup.read(self, plan, builder):  # "what city is miller park in?": the cells, not a count
-            return None
         if self.lang == "en" and not self.cues.counting and not plan.groups and ASKS_FOR_A_VALUE.match(self.text):
             return self.clarify(ask_for_the_value(self, plan))
         builder.count_rows()

@@ -38,6 +38,9 @@ _HEAD = re.compile(
 # or right before 是什么/是哪个/是谁/有哪些
 _ZH_BEFORE = re.compile(r"(?:哪一个|哪一些|哪个|哪些|哪家|哪位|哪种|哪一|什么)\s*$")
 _ZH_AFTER = re.compile(r"\s*(?:(?:是|为)\s*(?:什么|哪个|哪些|哪一个|哪家|哪位|谁)|有哪些)")
+# "列出所有客户的名称", "list all the stadiums": every value of the column named, when nothing narrows it
+_ZH_LIST = re.compile(r"(?:列出|列举|罗列)\s*(?:所有|全部|一下)?\s*(?:的)?\s*$")
+_EN_LIST = re.compile(r"^\s*(?:please\s+)?(?:list|show me|show|name)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?$")
 _WHO = re.compile(r"^\s*who(?:m)?\s")
 _WHEN = re.compile(r"^\s*when\s")
 _NAMED_KINDS = ("id", "dimension", "time", "year")
@@ -46,9 +49,11 @@ _NAMED_KINDS = ("id", "dimension", "time", "year")
 def read(a: Analyzer, plan: Plan, builder: MetricBuilder) -> bool:
     """Turns the plan into a lookup of the column asked for, when the question reads as one (module doc)."""
     cues = a.cues
-    if cues.counting or cues.ranking or cues.agg_words or not builder.filters_pending():
+    if cues.counting or cues.ranking or cues.agg_words:
         return False
-    column = asked_column_zh(a) if a.lang == "zh" else asked_column(a)
+    column = listed_column(a) if not builder.filters_pending() else None
+    if column is None and builder.filters_pending():
+        column = asked_column_zh(a) if a.lang == "zh" else asked_column(a)
     if column is None or any(t.kind == "value" and t.column == column for t in a.terms):
         return False  # "what ethnicity is next under belorussian": the value named is no answer to itself
     plan.groups, plan.time_group, plan.metrics = [], None, []
@@ -74,6 +79,17 @@ def asked_column(a: Analyzer) -> str | None:
     if _WHEN.match(a.text) and a.time_col is not None and a.time_col.name not in filtered:
         return a.time_col.name
     return None
+
+
+def listed_column(a: Analyzer) -> str | None:
+    """The column a request to list names right after 列出/list ("列出所有客户", "list all the stadiums")."""
+    pattern = _ZH_LIST if a.lang == "zh" else _EN_LIST
+    named = [
+        t.column
+        for t in a.terms
+        if t.kind == "column" and a.view(t).category in _NAMED_KINDS and pattern.search(a.text, 0, t.start)
+    ]
+    return named[0] if len(named) == 1 else None
 
 
 def asked_column_zh(a: Analyzer) -> str | None:
@@ -106,9 +122,9 @@ def add_context(plan: Plan, schema: Schema) -> None:
     beside each row: the reader sees why it was listed. A column with one value for every row (an equality
     condition) is said once, in the filters line. When the column asked for repeats across rows (the products
     of 华东's orders), each value is listed once: the query groups by the columns shown instead of listing rows."""
-    one_value = {f.column for f in plan.filters if f.op in ("=", "in")}
+    one_value = {f.column for f in plan.filters if f.op == "="}  # "张三和李四分别在哪个地区": whose is shown
     named = [c for c in plan.row_columns[1:] if c not in one_value]  # "what city is the stadium …": the stadium
-    beside = [f.column for f in plan.filters if f.op in (">", ">=", "<", "<=")]
+    beside = [f.column for f in plan.filters if f.op in (">", ">=", "<", "<=", "in")]
     shown = list(dict.fromkeys([plan.row_columns[0], *named, *beside]))[:4]
     asked = schema.by_name.get(shown[0])
     if asked is not None and asked.distinct < NAMES_UNIQUE * max(schema.row_count, 1):
