@@ -136,6 +136,8 @@ def test_chinese_questions_asking_which_rows_list_them_and_never_count_them(csv_
     assert both.answer.split("\n")[1:3] == ["1. 华东：客户 张三", "2. 华北：客户 李四"], both.answer
     everyone = _answered(binding, "列出所有客户")
     assert everyone.answer.split("\n")[:2] == ["客户（共 64 行）：", "1. 张三"], everyone.answer
+    follow = ask(binding, "那李四呢？", history=[{"question": "张三在哪个地区？", "answer": region.answer}])
+    assert follow.verification.passed and follow.answer.split("\n")[0] == "地区：华北。", follow.answer
     counted = _answered(binding, "单价超过500的订单有多少个？")  # a count is still a count
     assert not counted.answer.startswith("符合条件"), counted.answer
 

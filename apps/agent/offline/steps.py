@@ -190,7 +190,9 @@ class Planner:
     def _plan_for(self, profile: TableProfile, synonyms: Mapping[str, Sequence[str]]) -> Plan:
         plan = analyze(_without_table(self.t.question, self.table()), profile, self.lang, synonyms)
         replies = only_a_basis(self.t.question)  # "按金额": the reply to a rate asked back about
-        if (replies or plan.reason in ("unmapped", "default_count")) and self.t.history:
+        # "那李四呢？" alone asks nothing the data answers (or is asked back): the previous question for 李四
+        follows = plan.reason == "clarify" and _ASKS_THE_SAME.search(self.t.question)
+        if (replies or follows or plan.reason in ("unmapped", "default_count")) and self.t.history:
             merged = merged_question(self.t.history[-1], self.t.question, schema_of(profile, synonyms))
             follow = analyze(merged, profile, self.lang, synonyms)
             if follow.kind != "fallback":
