@@ -372,3 +372,40 @@ def test_a_value_marked_with_asterisks_is_read_by_its_name(csv_binding):
     response = ask(binding, "what is the total number of interludes on the list?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert response.answer.split("\n")[0].endswith(" 3."), response.answer
+
+
+SALES = [[store, month, 10 + (store * month) % 7, 100 * store + month] for store in (1, 2, 3) for month in (1, 2, 3)]
+
+
+def test_a_number_after_a_label_word_or_before_a_bound_is_not_a_measure_value(csv_binding):
+    binding = _binding(csv_binding, "sales.csv", ["Store", "Month", "Sales", "Units"], SALES)
+    for question in ["what were store 2 sales?", "how many months had 12 units or more?"]:
+        response = ask(binding, question)
+        assert "Sales = 2" not in response.answer and "Units = 12" not in response.answer, response.answer
+    which = ask(binding, "which stores had 12 sales?")  # store numbers are asked for, never added up
+    assert which.status == "answered" and which.verification.passed, which.verification.reasons
+    stores = sorted({s for s, _m, sales, _u in SALES if sales == 12})
+    listed = which.answer.split("Filters")[0].strip().split("\n")[1:]
+    assert [line.split(". ", 1)[1] for line in listed] == [str(s) for s in stores], which.answer
+
+
+def test_names_inside_longer_cells_are_read_only_when_they_name_one_thing(csv_binding):
+    people = [["Smith, John", "Lee, Anna", 5000], ["Johnson, Mary", "Lee, Anna", 6000], ["Lee, Anna", "Ng, Bo", 9000]]
+    staff = _binding(csv_binding, "staff.csv", ["Employee", "Manager", "Salary"], people)
+    for question in ["what is john's salary?", "how many employees report to anna?"]:
+        response = ask(staff, question)  # "john" is also inside "Johnson"; "anna" is in both columns
+        assert "= John" not in response.answer and "Employee contains Anna" not in response.answer, response.answer
+    menu = _binding(csv_binding, "menu.csv", ["Product", "Price"], [["Coffee (Large)", 4.5], ["Coffee (Small)", 3.0]])
+    assert ask(menu, "what is the price of coffee?").clarification is not None, "two coffees: which one is asked"
+    places = [["Calgary, Canada", 1], ["Canada", 2], ["Mexico City, Mexico", 3], ["Lima, Peru", 4]]
+    events = _binding(csv_binding, "events.csv", ["Location", "Events"], places)
+    either = ask(events, "how many events were held in canada or mexico?")
+    assert either.clarification is not None and len(either.clarification.choices) == 2, either.answer
+
+
+def test_from_a_year_to_now_runs_on_from_it(csv_binding):
+    rows = [[2021, 10], [2022, 20], [2023, 30], [2024, 40]]
+    binding = _binding(csv_binding, "revenue.csv", ["Year", "Revenue"], rows)
+    response = ask(binding, "what was the total revenue from 2022 to now?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert response.answer.split("\n")[0].endswith(" 90."), response.answer

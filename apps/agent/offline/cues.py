@@ -165,11 +165,17 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
 
 
 # "did china obtain 5 silver medals", "the group with only 6 caucusing members": a count written right before a
-# measure's name is that measure's value (= 5); not after the words that make it a rank, a period or a bound
+# measure's name, after a verb of having or "with", is that measure's value (= 5)
 _AMOUNT = re.compile(r"(?<![\w.,$#:/-])(\d{1,3}(?:,\d{3})+|\d+)(?![\w.,:/%-])")
-_NOT_AN_AMOUNT = re.compile(
-    r"(?<![a-z])(?:top|first|last|bottom|the|next|previous|over|under|above|below|than|least|most|after|before|since|"
-    r"until|in|on|at|of|by|per|every|each|round|week|day|no|number|from|to|between|and|or)\s*$"
+# only after a verb of having or getting, or "with" ("store 12 sales" names store 12; "the 3 players" counts)
+_HAD = re.compile(
+    r"(?<![a-z])(?:had|has|have|having|with|won|win|wins|winning|scored|score|scores|got|gets|get|earned|earn|"
+    r"received|receive|obtained|obtain|took|take|made|make|recorded|record|sold|sell|collected|only|exactly)\s+$"
+)
+# "5 units or more", "2 gold medals and above": a bound written after the name, read by no one here
+_BOUND_AFTER = re.compile(
+    r"(?:\s+[a-z]+)?\s*(?:or\s+(?:more|less|fewer|above|below|over|under|higher|lower|greater)|and\s+(?:above|over|up|more|"
+    r"below|under|less|fewer)|at\s+(?:least|most)|plus|\+|max|min|maximum|minimum)(?![a-z])"
 )
 
 
@@ -178,12 +184,12 @@ def _amounts(
 ) -> list[Threshold]:
     found = []
     for m in _AMOUNT.finditer(text):
-        if not _free(taken, m.start(), m.end()) or _NOT_AN_AMOUNT.search(text, 0, m.start()):
+        if not _free(taken, m.start(), m.end()) or not _HAD.search(text, 0, m.start()):
             continue
         if any(t.start <= m.start() < t.end for t in terms):  # part of a name ("3 dart average", "Xbox 360")
             continue
         named = [t for t in measures if re.fullmatch(r"\s+(?:total\s+)?", text[m.end() : t.start])]
-        if not named or schema.by_name[named[0].column].ordinal:
+        if not named or schema.by_name[named[0].column].ordinal or _BOUND_AFTER.match(text, named[0].end):
             continue
         value = int(m.group(1).replace(",", ""))
         found.append(Threshold(named[0].column, "=", value, question[m.start() : m.end()], m.start(), m.end()))

@@ -225,23 +225,26 @@ class Writer:
                 return [_("%(column)s: %(value)s (%(others)s).") % said_one]
             return [_("%(column)s: %(value)s.") % said_one]
         count = "{{" + f"{self.result.ref}.row_count" + "}}"
-        said_count = {"column": column, "count": count}
-        if self.plan.limit is not None and self.result.row_count >= self.plan.limit:  # more rows than were read
-            lines = [_("%(column)s of the first %(count)s rows that match:") % said_count]
-        elif not self.plan.filter_labels:  # "列出所有客户": nothing narrows the rows
-            lines = [
-                _("%(column)s (%(count)s rows):") % said_count
-                if self.plan.row_columns
-                else _("%(column)s (%(count)s different):") % said_count
-            ]
-        elif self.plan.row_columns:
-            lines = [_("%(column)s of the %(count)s rows that match:") % said_count]
-        else:  # each value once (lookup.add_context)
-            lines = [_("%(column)s in the rows that match (%(count)s different):") % said_count]
+        lines = [self.lookup_head(column, count)]
         lines += [f"{i + 1}. {said(i)}" for i in range(min(len(self.result.rows), MAX_LISTED))]
         if self.result.row_count > MAX_LISTED:
             lines.append(_("... the rest is in the table."))
         return lines
+
+    def lookup_head(self, column: str, count: str) -> str:
+        """What a lookup's list is: the rows that match, or each value once (lookup.add_context); counted only
+        when the count is of what is listed (not of value-and-context pairs)."""
+        said = {"column": column, "count": count}
+        rows, filtered = bool(self.plan.row_columns), bool(self.plan.filter_labels)
+        if self.plan.limit is not None and self.result.row_count >= self.plan.limit:  # more rows than were read
+            return _("%(column)s of the first %(count)s rows that match:") % said
+        if not rows and len(self.plan.groups) > 1:  # "张三和李四分别在哪个地区": each pair once, not counted
+            return _("%(column)s in the rows that match:") % said if filtered else _("%(column)s:") % said
+        if not filtered:  # "列出所有客户": nothing narrows the rows
+            return _("%(column)s (%(count)s rows):") % said if rows else _("%(column)s (%(count)s different):") % said
+        if rows:
+            return _("%(column)s of the %(count)s rows that match:") % said
+        return _("%(column)s in the rows that match (%(count)s different):") % said
 
     def body(self) -> list[str]:
         if self.plan.kind == "scalar":

@@ -8,7 +8,8 @@ as it is. A count of those rows
 and which column holds the answer:
 - "which …"/"what …" followed by a column ("what city", "which stadiums", "what is the title of …");
 - "who was the …" followed by a column ("who was an opponent in 1996");
-- "who …" over a table with exactly one column of names (text, one value per row, not a condition's column);
+- "who …"/"谁" over a table with exactly one column of names (text, one value per row, not a condition's
+  column), else exactly one column whose header names people (客户, 姓名, Player);
 - "when …" over the table's one time column;
 - in Chinese, a column right after 哪个/哪些/什么 ("张三在哪个地区", "哪些订单的单价超过500") or right before
   是什么/是谁/有哪些 ("A1004的产品是什么", "单价超过500的订单有哪些").
@@ -20,7 +21,7 @@ import re
 from typing import TYPE_CHECKING
 
 from apps.agent.offline.plan import Group, Plan
-from apps.agent.offline.schema_terms import ColumnView, Schema
+from apps.agent.offline.schema_terms import ColumnView, Schema, Term
 from apps.datasets.query.spec import Sort
 
 if TYPE_CHECKING:
@@ -42,6 +43,14 @@ _ZH_AFTER = re.compile(r"\s*(?:(?:是|为)\s*(?:什么|哪个|哪些|哪一个|�
 _ZH_LIST = re.compile(r"(?:列出|列举|罗列)\s*(?:所有|全部|一下)?\s*(?:的)?\s*$")
 _EN_LIST = re.compile(r"^\s*(?:please\s+)?(?:list|show me|show|name)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?$")
 _WHO = re.compile(r"^\s*who(?:m)?\s")
+_ZH_WHO = re.compile(r"谁")
+# Columns that name people, by their header: who a "who"/"谁" question asks about when no column is unique
+_PERSON_HEADER = re.compile(
+    r"姓名|名字|客户|顾客|员工|职员|销售员|业务员|负责人|经理|用户|会员|联系人|学生|老师|作者|选手|球员|运动员|"
+    r"(?<![a-z])(?:name|customer|client|employee|staff|person|player|athlete|driver|rider|artist|author|manager|"
+    r"coach|winner|member|candidate|nominee|contestant|competitor|performer|singer|actor|owner|student)s?(?![a-z])",
+    re.IGNORECASE,
+)
 _WHEN = re.compile(r"^\s*when\s")
 _NAMED_KINDS = ("id", "dimension", "time", "year")
 
@@ -64,18 +73,32 @@ def read(a: Analyzer, plan: Plan, builder: MetricBuilder) -> bool:
     return True
 
 
+_WHICH = re.compile(r"^\s*which\s+$|(?:哪个|哪些|哪一个|哪一些|哪一)\s*$")
+
+
+def asks_which_number(a: Analyzer, term: Term) -> bool:
+    """ "which stores had 12 sales", "哪些门店编号…": a column of whole numbers named right after which/哪些 is
+    what is asked for (store numbers, weeks, years), never a measure to add up. Not after "what" ("what sales
+    did …" asks the amount)."""
+    cues = a.cues
+    if term.kind != "column" or cues.counting or cues.ranking or cues.agg_words:
+        return False
+    if a.view(term).category != "measure" or a.view(term).kind != "integer":
+        return False
+    return bool(_WHICH.search(a.text, 0, term.start))
+
+
 def asked_column(a: Analyzer) -> str | None:
     """The column the question asks the value of, or None when it does not say one clearly."""
     head = _HEAD.match(a.text)
     if head is not None:  # "what city …", "who was an opponent …": the column named right after
         named = [t for t in a.terms if t.kind == "column" and 0 <= t.start - head.end() <= 1]
-        found = next((t.column for t in named if a.view(t).category in _NAMED_KINDS), None)
+        found = next((t.column for t in named if a.view(t).category in _NAMED_KINDS or asks_which_number(a, t)), None)
         if found is not None or not a.text.lstrip().startswith("who"):
             return found
     filtered = {t.column for t in a.terms if t.kind == "value"}
     if _WHO.match(a.text):
-        names = [v for v in a.schema.views if _names_rows(v, a.schema.row_count) and v.name not in filtered]
-        return names[0].name if len(names) == 1 else None
+        return _people(a, filtered)
     if _WHEN.match(a.text) and a.time_col is not None and a.time_col.name not in filtered:
         return a.time_col.name
     return None
@@ -95,10 +118,24 @@ def listed_column(a: Analyzer) -> str | None:
 def asked_column_zh(a: Analyzer) -> str | None:
     """The column a Chinese question asks the value of: named right after 哪个/哪些/什么 or right before
     是什么/是谁/有哪些; None when no column stands there (or two do)."""
-    columns = [t for t in a.terms if t.kind == "column" and a.view(t).category in _NAMED_KINDS]
+    columns = [
+        t for t in a.terms if t.kind == "column" and (a.view(t).category in _NAMED_KINDS or asks_which_number(a, t))
+    ]
     after = [t.column for t in columns if _ZH_BEFORE.search(a.text, 0, t.start)]  # "华东地区有哪些客户": 客户
     named = after or [t.column for t in columns if _ZH_AFTER.match(a.text, t.end)]
+    if not named and _ZH_WHO.search(a.text):  # "谁买了咖啡机": the column of people
+        return _people(a, {t.column for t in a.terms if t.kind == "value"})
     return named[0] if len(set(named)) == 1 else None
+
+
+def _people(a: Analyzer, filtered: set[str]) -> str | None:
+    """The one column a "who"/"谁" question reads: the one column of names (one per row), else the one column
+    whose header names people (客户, 姓名, Player); None when there is no such column or more than one."""
+    views = [v for v in a.schema.views if v.name not in filtered]
+    names = [v.name for v in views if _names_rows(v, a.schema.row_count)]
+    if len(names) != 1:
+        names = [v.name for v in views if v.category in ("id", "dimension") and _PERSON_HEADER.search(v.name)]
+    return names[0] if len(names) == 1 else None
 
 
 def _names_rows(view: ColumnView, rows: int) -> bool:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext as _
 
 from apps.agent.clarification import Clarification
+from apps.agent.offline import lookup
 from apps.agent.offline.plan import Lang, Metric, Plan, Shown
 from apps.agent.offline.schema_terms import Term, fold, singular
 from apps.agent.offline.shaping import finish_plan
@@ -59,6 +60,8 @@ class MetricBuilder:
         seen: set[str] = set()
         self.measures: list[Term] = []
         for t in a.columns("measure"):
+            if lookup.asks_which_number(a, t):  # "which stores had 12 sales": store numbers, not their sum
+                continue
             if t.column not in grouped and t.column not in seen and not a.threshold_subject(t) and not a.count_word(t):
                 seen.add(t.column)
                 self.measures.append(t)

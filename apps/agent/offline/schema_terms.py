@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -336,15 +337,45 @@ _NOTED = re.compile(r"\s*(?:\([^()]{1,12}\)|\[[^\[\]]{1,12}\])?\s*[*†‡^]*\s*
 _MARKED = re.compile(r"^[*†‡^]+\s*")
 
 
-_LIST_SEPARATOR = re.compile(r"\s*(?:[,;/&+]|(?<=\s)and(?=\s))\s*")
+_LIST_SEPARATOR = re.compile(r"\s*[,;/+]\s*")  # not "&" or "and": "Procter & Gamble" is one name
 
 
-def _listed_items(view: ColumnView) -> list[str]:
-    """The items of cells that list several ("United States, Los Angeles", "Barbra Streisand & Céline Dion") that
-    are no cell of their own: "canada" names the rows whose cell lists Canada (a contains filter, shaping.py).
-    Only over a column whose every value is known."""
+_LIST_BEFORE = (",", ";", "/", "&", "+", " and")
+_LIST_AFTER = (",", ";", "/", "&", "+", "(", "[", "*", "†", "‡", "#", "and ")
+
+
+def _item_of(cell: str, value: str) -> bool:
+    """Whether `value` stands in `cell` as one item of a list or with a note ("Allegany, Garrett",
+    "Canadian Army (1939-1945)", "Lillestrøm*"), rather than inside another name ("Royal Canadian Army")."""
+    at = cell.find(value)
+    while at >= 0:
+        before, after = cell[:at].rstrip(), cell[at + len(value) :].lstrip()
+        if (not before or before.endswith(_LIST_BEFORE)) and (not after or after.startswith(_LIST_AFTER)):
+            return True
+        at = cell.find(value, at + 1)
+    return False
+
+
+def listed_in_cells(view: ColumnView, value: Any) -> bool:
+    """A value that other cells of its column list among others or annotate ("Allegany" beside
+    "Allegany, Garrett"): those rows are about it too, so the filter keeps every cell that holds it, not only
+    the cells equal to it. Decided only over a column whose every value is known, and only when each cell
+    that holds the value's text holds it as a whole item."""
+    if not view.complete or not isinstance(value, str) or not value.strip():
+        return False
+    wanted = value.strip().lower()
+    holding = [c.strip().lower() for c in view.values if wanted in c.strip().lower()]
+    others = [c for c in holding if c != wanted]
+    return bool(others) and all(_item_of(c, wanted) for c in others)
+
+
+def _listed_items(view: ColumnView) -> dict[str, str]:
+    """The items of cells that list several ("United States, Los Angeles", "Robert Scheidt, Bruno Prada") that
+    are no cell of their own, by their folded form: "canada" names the rows whose cell lists Canada (a contains
+    filter, shaping.py). Only over a column whose every value is known, and only items every cell holding them
+    holds as a whole item ("john" is no item where "Johnson, Mary" is a cell)."""
     if not view.complete:
-        return []
+        return {}
     cells = {fold(str(v)).strip() for v in view.values if v is not None}
     items: dict[str, str] = {}
     for value in view.values:
@@ -353,14 +384,31 @@ def _listed_items(view: ColumnView) -> list[str]:
             folded = fold(part)
             if len(folded) >= 3 and not any(ch.isdigit() for ch in folded) and folded not in cells:
                 items.setdefault(folded, part)
-    return list(items.values())
+    return {f: item for f, item in items.items() if listed_in_cells(view, item)}
 
 
-def _value_candidates(question: str, text: str, view: ColumnView) -> list[Term]:
+def _noted_names(view: ColumnView) -> dict[str, Any]:
+    """Cells with a note ("China (CHN)", "Lillestrøm*", "*Interlude*") by the name without it, where exactly one
+    cell has that name and the name is no cell of its own ("Coffee (Large)" and "Coffee (Small)" name no one
+    "coffee")."""
+    cells = {fold(str(v)).strip() for v in view.values if v is not None}
+    names: dict[str, list[Any]] = {}
+    for value in view.values:
+        folded = fold(str(value)).strip() if value is not None else ""
+        core = _MARKED.sub("", _NOTED.sub("", folded))
+        if core != folded and len(core) >= 3 and not core.replace(".", "").isdigit() and core not in cells:
+            names.setdefault(core, []).append(value)
+    return {core: values[0] for core, values in names.items() if len(values) == 1}
+
+
+def _value_candidates(question: str, text: str, view: ColumnView, items: dict[str, str]) -> list[Term]:
     found = []
-    for item in _listed_items(view):
-        for match in alias_pattern(fold(item)).finditer(text):
+    for folded_item, item in items.items():
+        for match in alias_pattern(folded_item).finditer(text):
             found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, item))
+    for core, value in _noted_names(view).items():
+        for match in alias_pattern(core).finditer(text):
+            found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, value))
     for value in view.values:
         folded = fold(value).strip()
         if len(folded) < 2 or folded.replace(".", "").isdigit():
@@ -370,10 +418,6 @@ def _value_candidates(question: str, text: str, view: ColumnView) -> list[Term]:
             found.append(
                 Term(view.name, "value", match.start(), match.end(), VALUE_EXACT if exact else VALUE_FOLDED, value)
             )
-        core = _MARKED.sub("", _NOTED.sub("", folded))  # "China (CHN)", "Lillestrøm*", "*Interlude*": the name
-        if core != folded and len(core) >= 3 and not core.replace(".", "").isdigit():
-            for match in alias_pattern(core).finditer(text):
-                found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, value))
         for synonym in VALUE_SYNONYMS.get(folded, ()):
             for match in alias_pattern(fold(synonym)).finditer(text):
                 found.append(Term(view.name, "value", match.start(), match.end(), VALUE_SYNONYM, value))
@@ -384,10 +428,14 @@ def find_terms(question: str, schema: Schema) -> list[Term]:
     """Non-overlapping mentions of columns and values, in reading order."""
     text = fold(question)
     candidates: list[Term] = []
+    texts = [v for v in schema.views if v.category in ("dimension", "id", "flag") and v.kind == "text"]
+    items = {v.name: _listed_items(v) for v in texts}
+    seen = Counter(f for listed in items.values() for f in listed)  # an item of two columns is no one's
     for view in schema.views:
         candidates += _column_candidates(text, view)
-        if view.category in ("dimension", "id", "flag") and view.kind == "text":
-            candidates += _value_candidates(question, text, view)
+        if view.name in items:
+            unique = {f: item for f, item in items[view.name].items() if seen[f] == 1}
+            candidates += _value_candidates(question, text, view, unique)
     order = {v.name: i for i, v in enumerate(schema.views)}
     candidates.sort(key=lambda t: (-t.length, -t.strength, t.kind != "value", order[t.column]))
     taken = bytearray(len(text))

@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
+from apps.agent.clarification import Clarification
 from apps.agent.offline import lookup
 from apps.agent.offline.plan import Plan, Shown, filter_label
-from apps.agent.offline.schema_terms import ColumnView, Term
-from apps.agent.offline.wording import speaking
+from apps.agent.offline.schema_terms import ColumnView, Term, listed_in_cells
+from apps.agent.offline.wording import names, speaking
 from apps.datasets.query.spec import Filter, Sort, Window
 
 if TYPE_CHECKING:
@@ -44,6 +45,8 @@ def add_filters(b: MetricBuilder) -> None:
                 plan.filters.append(Filter(column=column, op="!=", value=term.value))
                 plan.filter_labels.append(_label(b, column, "!=", term.value))
             continue
+        if _either_of_listed(b, a.schema.by_name[column], terms):
+            continue
         for spec in _value_filters(a.text, a.schema.by_name[column], terms):
             plan.filters.append(spec)
             plan.filter_labels.append(_label(b, column, spec.op, spec.value))
@@ -60,20 +63,24 @@ def add_filters(b: MetricBuilder) -> None:
 
 # Cells that stand for "no value" in tables typed by hand: never the answer to "which … the most".
 PLACEHOLDERS = frozenset({"n/a", "na", "n.a.", "-", "--", "—", "–", "?", "tbd", "tba"})
-_LIST_BEFORE = (",", ";", "/", "&", "+", " and")
-_LIST_AFTER = (",", ";", "/", "&", "+", "(", "[", "*", "†", "‡", "#", "and ")
 
 
-def _item_of(cell: str, value: str) -> bool:
-    """Whether `value` stands in `cell` as one item of a list or with a note ("Allegany, Garrett",
-    "Canadian Army (1939-1945)", "Lillestrøm*"), rather than inside another name ("Royal Canadian Army")."""
-    at = cell.find(value)
-    while at >= 0:
-        before, after = cell[:at].rstrip(), cell[at + len(value) :].lstrip()
-        if (not before or before.endswith(_LIST_BEFORE)) and (not after or after.startswith(_LIST_AFTER)):
-            return True
-        at = cell.find(value, at + 1)
-    return False
+def _either_of_listed(b: MetricBuilder, view: ColumnView, terms: list[Term]) -> bool:
+    """ "events held in canada or mexico" where cells list places ("Calgary, Canada"): rows holding one name or
+    the other cannot be kept by the filters there are (each is one condition, all of them must hold). Asked
+    back, one name at a time, instead of keeping only the cells equal to a name."""
+    if len(terms) < 2 or _all_of(b.a.text, terms) or not any(listed_in_cells(view, t.value) for t in terms):
+        return False
+    question = b.a.question
+    start, end = terms[0].start, terms[-1].end
+    with speaking(b.a.lang):
+        asked = _(
+            "%(values)s also stand inside cells that list several names, and I can keep the rows holding one "
+            "of them, or all of them, but not either. Which do you mean?"
+        ) % {"values": names([f"“{t.value}”" for t in terms])}
+    choices = [question[:start] + str(t.value) + question[end:] for t in terms]
+    b.plan.clarification = Clarification(asked, list(dict.fromkeys(choices)))
+    return True
 
 
 def _value_filters(text: str, view: ColumnView, terms: list[Term]) -> list[Filter]:
@@ -94,19 +101,6 @@ _AND = re.compile(r"^\s*(?:,?\s*and|&|,|和|与|及|、|以及)\s*$")
 def _all_of(text: str, terms: list[Term]) -> bool:
     """ "A and B", "A、B和C": the values are named together, each joined to the next by "and" or a comma."""
     return all(_AND.match(text[left.end : right.start]) for left, right in zip(terms, terms[1:], strict=False))
-
-
-def listed_in_cells(view: ColumnView, value: Any) -> bool:
-    """A value that other cells of its column list among others or annotate ("Allegany" beside
-    "Allegany, Garrett"): those rows are about it too, so the filter keeps every cell that holds it, not only
-    the cells equal to it. Decided only over a column whose every value is known, and only when each cell
-    that holds the value's text holds it as a whole item."""
-    if not view.complete or not isinstance(value, str) or not value.strip():
-        return False
-    wanted = value.strip().lower()
-    holding = [c.strip().lower() for c in view.values if wanted in c.strip().lower()]
-    others = [c for c in holding if c != wanted]
-    return bool(others) and all(_item_of(c, wanted) for c in others)
 
 
 def leave_out_summary_rows(b: MetricBuilder) -> None:

@@ -68,9 +68,13 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
-# "from 2006" alone names where a row is from (that year); "from 2006 on", "starting from 2006" run on from it
-_ONWARD = re.compile(r"\s*(?:on|onwards?|forward|and (?:after|later|on)|to date|until now)(?![a-z])")
-_STARTING = re.compile(r"(?<![a-z])(?:starting|beginning|counting|ever since)\s+$")
+# "the title is from 2006", "players who are from 1990": where a row is from, that year; "revenue from 2022" (to
+# now), "from 2006 on" run on from it
+_ORIGIN = re.compile(r"(?<![a-z])(?:is|are|was|were|'s|'re)\s+$")
+_ONWARD = re.compile(
+    r"\s*(?:on|onwards?|forward|and (?:after|later|on|beyond)|(?:to|till|until|up to)\s+(?:now|today|date|"
+    r"the present|present))(?![a-z])"
+)
 
 
 @dataclass(frozen=True)
@@ -134,7 +138,7 @@ class _Reader:
         if re.search(r"(大于|小于|超过|高于|低于|above|over|below|under|than|>|<)\s*$", before):
             return None
         year, pre, post = int(m.group("y")), m.group("pre") or "", m.group("post") or ""
-        if pre == "from" and not _ONWARD.match(self.text, m.end()) and not _STARTING.search(before):
+        if pre == "from" and _ORIGIN.search(before) and not _ONWARD.match(self.text, m.end()):
             return [self.on("year", "=", year)]  # "which title is from 2006": of that year, not since it
         if pre in ("since", "from") or any(w in post for w in ("以后", "之后", "以来", "起", "开始")):
             return [self.bound(">=", year)]
@@ -306,7 +310,10 @@ def find_time_filters(text: str, column: ColumnView | None) -> list[TimeFilter]:
             taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
             yearly = kind in ("year", "this_year", "last_year") and specs[0]["op"] == "="
             year = specs[0]["value"] if yearly else None
-            found += [TimeFilter(s, m.start(), m.end(), m.group(0).strip(), year) for s in specs]
+            label = m.group(0).strip()
+            if yearly and label.lower().startswith("from"):  # "is from 2006" read as that year: said "2006"
+                label = str(year)
+            found += [TimeFilter(s, m.start(), m.end(), label, year) for s in specs]
     return found
 
 
