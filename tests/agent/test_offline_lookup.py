@@ -154,3 +154,16 @@ def test_a_list_longer_than_what_was_read_says_it_shows_the_first_rows(csv_bindi
     lines = response.answer.split("\n")
     assert lines[0] == "Player of the first 100 rows that match:", response.answer
     assert lines[-1] == "... the rest is in the table.", response.answer
+
+
+def test_chinese_when_reads_the_time_column_of_the_rows_named(csv_binding):
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["订单号", "客户", "下单日期", "金额"])
+    writer.writerows([[f"A{i}", f"客户{i % 20}", f"2025-0{1 + i % 9}-1{i % 10}", 100 + i] for i in range(60)])
+    binding = csv_binding("订单.csv", out.getvalue().encode())
+    response = _answered(binding, "客户7什么时候下的单？")
+    dates = sorted({f"2025-0{1 + i % 9}-1{i % 10}" for i in range(60) if i % 20 == 7})
+    lines = response.answer.split("\n")
+    assert lines[0] == f"符合条件的 {len(dates)} 行的下单日期：", response.answer
+    assert lines[1 : 1 + len(dates)] == [f"{i + 1}. {d}" for i, d in enumerate(dates)], "in the order of time"

@@ -334,3 +334,15 @@ def test_after_a_year_is_applied_by_a_filter_from_the_start_of_the_next_year_and
         question=in_2011,
         calls=[SCHEMA, counted([{"column": "日期", "op": ">=", "value": "2012-01-01"}])],
     ).passed
+
+
+def test_a_number_inside_a_value_filtered_on_is_applied_by_that_filter():
+    def total(customer):
+        spec = {"filters": [{"column": "客户", "op": "=", "value": customer}]}
+        spec |= {"aggregations": [{"name": "销售额", "func": "sum", "column": "销售额"}]}
+        return ToolCallRecord(2, "run_query", "ok", arguments={"spec": spec}, columns=["销售额"], rows=[[880.0]])
+
+    question = "客户7的销售额是多少？"
+    assert check("客户7的销售额为 880。", question=question, calls=[SCHEMA, total("客户7")]).passed
+    assert not check("客户7的销售额为 990。", question=question, calls=[SCHEMA, total("客户7")]).passed
+    assert not check("销售额为 880。", question=question, calls=[SCHEMA, total("客户17")]).passed

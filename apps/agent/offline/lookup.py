@@ -10,7 +10,7 @@ and which column holds the answer:
 - "who was the …" followed by a column ("who was an opponent in 1996");
 - "who …"/"谁" over a table with exactly one column of names (text, one value per row, not a condition's
   column), else exactly one column whose header names people (客户, 姓名, Player);
-- "when …" over the table's one time column;
+- "when …"/"什么时候" over the table's one time column;
 - in Chinese, a column right after 哪个/哪些/什么 ("张三在哪个地区", "哪些订单的单价超过500") or right before
   是什么/是谁/有哪些 ("A1004的产品是什么", "单价超过500的订单有哪些").
 Anything else (an aggregate, a count, a ranking, no condition) is left to the other kinds."""
@@ -44,6 +44,7 @@ _ZH_LIST = re.compile(r"(?:列出|列举|罗列)\s*(?:所有|全部|一下)?\s*(
 _EN_LIST = re.compile(r"^\s*(?:please\s+)?(?:list|show me|show|name)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?$")
 _WHO = re.compile(r"^\s*who(?:m)?\s")
 _ZH_WHO = re.compile(r"谁")
+_ZH_WHEN = re.compile(r"什么时候|何时|哪天|哪一天|几号|几月几号|什么日子")
 # Columns that name people, by their header: who a "who"/"谁" question asks about when no column is unique
 _PERSON_HEADER = re.compile(
     r"姓名|名字|客户|顾客|员工|职员|销售员|业务员|负责人|经理|用户|会员|联系人|学生|老师|作者|选手|球员|运动员|"
@@ -123,8 +124,11 @@ def asked_column_zh(a: Analyzer) -> str | None:
     ]
     after = [t.column for t in columns if _ZH_BEFORE.search(a.text, 0, t.start)]  # "华东地区有哪些客户": 客户
     named = after or [t.column for t in columns if _ZH_AFTER.match(a.text, t.end)]
+    filtered = {t.column for t in a.terms if t.kind == "value"}
     if not named and _ZH_WHO.search(a.text):  # "谁买了咖啡机": the column of people
-        return _people(a, {t.column for t in a.terms if t.kind == "value"})
+        return _people(a, filtered)
+    if not named and _ZH_WHEN.search(a.text) and a.time_col is not None and a.time_col.name not in filtered:
+        return a.time_col.name  # "张三什么时候下的单": the time column
     return named[0] if len(set(named)) == 1 else None
 
 
@@ -170,6 +174,8 @@ def add_context(plan: Plan, schema: Schema) -> None:
         plan.sort = [Sort(by=c) for c in shown]
     else:
         plan.row_columns = shown
+        if asked is not None and asked.category in ("time", "year"):  # "什么时候": in the order of time
+            plan.sort = [Sort(by=shown[0])]
 
 
 def shown_columns(plan: Plan) -> list[str]:

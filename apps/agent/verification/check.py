@@ -108,6 +108,17 @@ def _identifier_spans(draft: str, texts: set[str], whitelist: Iterable[str]) -> 
     return spans
 
 
+def _filtered_names(facts: Iterable[QueryFacts]) -> set[str]:
+    """Text values with digits that the queries filter on ("客户7", "Store 12"): quoted in an answer, their digits
+    are part of the name."""
+    found: set[str] = set()
+    for fact in facts:
+        for _column, _op, value, _grain in fact.filters():
+            values = value if isinstance(value, list) else [value]
+            found |= {v for v in values if isinstance(v, str) and _DIGIT.search(v) and not _NUMERIC_TEXT.match(v)}
+    return found
+
+
 def _digit_at(text: str, i: int) -> bool:
     return 0 <= i < len(text) and (text[i].isdigit() or text[i] in ".,")
 
@@ -299,6 +310,7 @@ def _common_checks(checker: _Checker, inp: VerifyInput, draft: str, *, plan_text
         verdict.fail("fake_data_pattern", f"the answer shows placeholder or sample data not in any result: {shown}")
     # digits inside a result column's name ("2025-12退货金额合计") are part of the name, not numbers
     named = {c for f in ev.facts for c in f.columns if _DIGIT.search(c)}
+    named |= _filtered_names(ev.facts)  # "客户7的销售额": the value the query filtered on, quoted
     protected = _identifier_spans(draft, ev.cell_texts | named, inp.whitelist) + checker.name_spans()
     mentions = find_mentions(draft, protected=protected)
     checker.mentions = mentions

@@ -217,14 +217,31 @@ def _applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) -> str 
     if kind == "top_n":
         return _top_n_applied(int(key), fact)
     if kind == "number":
-        wanted = float(key)
-        used = fact.parameter_numbers()
-        if any(_close(v, wanted) or _close(v * 100, wanted) for v in used):
-            return _("used as a query parameter")
-        return None
+        return _number_applied(anchor, fact)
     if kind == "grain":
         return _grain_applied(key, fact)
     return _operation_applied(key, fact)
+
+
+def _number_applied(anchor: Anchor, fact: QueryFacts) -> str | None:
+    wanted = float(anchor.key)
+    if any(_close(v, wanted) or _close(v * 100, wanted) for v in fact.parameter_numbers()):
+        return _("used as a query parameter")
+    if _inside_filtered_value(anchor.text, fact):
+        return _("part of a value filtered on")
+    return None
+
+
+def _inside_filtered_value(number: str, fact: QueryFacts) -> bool:
+    """ "客户7", "Store 12", "iPhone 15": the number is part of a value of the data the query filters on."""
+    if not number.strip() or not number.strip()[0].isdigit():
+        return False
+    written = re.compile(rf"(?<![\d.]){re.escape(number.strip())}(?![\d.])")
+    for _column, _op, value, _grain in fact.filters():
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and not v.strip().replace(".", "").isdigit() and written.search(v) for v in values):
+            return True
+    return False
 
 
 def _close(a: float, b: float) -> bool:
