@@ -409,3 +409,11 @@ def test_from_a_year_to_now_runs_on_from_it(csv_binding):
     response = ask(binding, "what was the total revenue from 2022 to now?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert response.answer.split("\n")[0].endswith(" 90."), response.answer
+
+
+def test_the_largest_number_of_a_measure_ranks_rows_by_it_not_by_a_count(csv_binding):
+    rows = [["China", 10, 5], ["Japan", 3, 9], ["Korea", 4, 2], ["Iran", 1, 4]]
+    binding = _binding(csv_binding, "medals.csv", ["Nation", "Gold", "Silver"], rows)
+    response = ask(binding, "who has the largest number of silver medals?")  # rows, not a count of rows
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert "Japan" in response.answer and "China" not in response.answer, response.answer

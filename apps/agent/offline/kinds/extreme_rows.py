@@ -28,7 +28,9 @@ def one_record(b: MetricBuilder) -> bool:
 
 def detect(b: MetricBuilder) -> bool:
     cues = b.a.cues
-    if not cues.ranking or not b.measures or cues.counting:
+    target = cues.count_target  # "the largest number of silver medals": the Silver measure, not a count of rows
+    counted = cues.counting and not (target is not None and b.a.view(target).category == "measure")
+    if not cues.ranking or not b.measures or counted:
         return False
     return not b.plan.groups or one_record(b)
 
