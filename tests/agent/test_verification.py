@@ -346,3 +346,14 @@ def test_a_number_inside_a_value_filtered_on_is_applied_by_that_filter():
     assert check("客户7的销售额为 880。", question=question, calls=[SCHEMA, total("客户7")]).passed
     assert not check("客户7的销售额为 990。", question=question, calls=[SCHEMA, total("客户7")]).passed
     assert not check("销售额为 880。", question=question, calls=[SCHEMA, total("客户17")]).passed
+
+
+def test_an_ordinal_the_query_filters_on_as_a_value_is_applied():
+    def counted(filters):
+        spec = {"filters": filters, "aggregations": [{"name": "seasons", "func": "count"}]}
+        return ToolCallRecord(2, "run_query", "ok", arguments={"spec": spec}, columns=["seasons"], rows=[[2]])
+
+    question = "How many seasons were finished in 3rd place?"
+    placed = counted([{"column": "Place", "op": "=", "value": "3rd"}])
+    assert check("2 seasons.", question=question, calls=[SCHEMA, placed]).passed
+    assert not check("2 seasons.", question=question, calls=[SCHEMA, counted([])]).passed

@@ -214,8 +214,10 @@ def _applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) -> str 
         if norm(anchor.text) in _COUNT_WORDS and fact.funcs() & {"count", "nunique"}:
             return _("counted")  # "各原因的数量" reads as a count as much as the column 数量
         return None
-    if kind == "top_n":
-        return _top_n_applied(int(key), fact)
+    if kind == "top_n":  # "finished in 3rd place": a filter on the value "3rd" applies it as well
+        return _top_n_applied(int(key), fact) or (
+            _("part of a value filtered on") if _inside_filtered_value(anchor.text, fact) else None
+        )
     if kind == "number":
         return _number_applied(anchor, fact)
     if kind == "grain":
