@@ -101,18 +101,21 @@ def test_think_blocks_never_reach_plan_events_or_the_answer(sales):
     )
     assert response.status == "answered" and response.answer == SHOWN
     assert plan_texts(events) == ["先看字段。", "", ""]
-    assert not any(word in _texts(e.data) for e in events for word in ("think", "999", "777", "888"))
+    assert not any(word in words_of(e.data) for e in events for word in ("think", "999", "777", "888"))
 
 
-_MEASURED = ("_ms", "_id", "trace", "elapsed", "cost", "tokens", "digest")
+_MEASURED = ("_ms", "_id", "_at", "_usd", "trace", "elapsed", "cost", "tokens", "digest", "seconds")
 
 
-def _texts(data):
-    """The words of an event, without its ids, timings and costs (random digits that may contain 999)."""
+def words_of(data):
+    """The words and figures of an event or a response, without their ids, timings and costs (random digits
+    that may contain 999)."""
     if isinstance(data, dict):
-        return " ".join(_texts(v) for k, v in data.items() if not str(k).endswith(_MEASURED))
+        return " ".join(words_of(v) for k, v in data.items() if not str(k).endswith(_MEASURED))
     if isinstance(data, list | tuple):
-        return " ".join(_texts(v) for v in data)
+        return " ".join(words_of(v) for v in data)
+    if isinstance(data, int | float) and not isinstance(data, bool):
+        return str(data)
     return data if isinstance(data, str) else ""
 
 
