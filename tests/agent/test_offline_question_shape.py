@@ -417,3 +417,10 @@ def test_the_largest_number_of_a_measure_ranks_rows_by_it_not_by_a_count(csv_bin
     response = ask(binding, "who has the largest number of silver medals?")  # rows, not a count of rows
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert "Japan" in response.answer and "China" not in response.answer, response.answer
+
+
+def test_a_period_running_on_from_a_year_is_said_from_it(csv_binding):
+    rows = [[f"{2023 + i % 2}-0{1 + i % 9}-10", 100 + i] for i in range(40)]
+    binding = _binding(csv_binding, "订单.csv", ["下单日期", "金额"], rows)
+    response = ask(binding, "从2024年开始的销售额是多少？")
+    assert "筛选条件：下单日期从2024年开始。" in response.answer.split("\n"), response.answer

@@ -30,7 +30,9 @@ def add_filters(b: MetricBuilder) -> None:
         period = said if f.label == a.text[f.start : f.end].strip() else f.label
         column = f.spec["column"]
         if b.zh:
-            plan.filter_labels.append(f"{column}在{period}")
+            # "下单日期从2024年开始", "下单日期在2024年以后"
+            joined = "从" if period.endswith(("开始", "起")) and not period.startswith(("从", "自")) else "在"
+            plan.filter_labels.append(f"{column}{joined}{period}")
         else:
             period = period.replace("、", ", ")
             joined = period.lower().startswith(
