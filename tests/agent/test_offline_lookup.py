@@ -173,3 +173,18 @@ def test_chinese_when_reads_the_time_column_of_the_rows_named(csv_binding):
     lines = response.answer.split("\n")
     assert lines[0] == f"符合条件的 {len(dates)} 行的下单日期：", response.answer
     assert lines[1 : 1 + len(dates)] == [f"{i + 1}. {d}" for i, d in enumerate(dates)], "in the order of time"
+
+
+def test_where_reads_the_one_column_of_places(csv_binding):
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["Year", "Competition", "Venue", "Position"])
+    rows = [[2001, "World Championships", "Edmonton, Canada", "5th"]]
+    rows += [[2003, "World Championships", "Paris, France", "2nd"], [2004, "Olympic Games", "Athens, Greece", "1st"]]
+    rows += [[2005, "World Championships", "Helsinki, Finland", "3rd"]]
+    writer.writerows(rows)
+    binding = csv_binding("results.csv", out.getvalue().encode())
+    response = _answered(binding, "where were the world championships in 2005?")
+    assert response.answer.split("\n")[0] == "Venue: Helsinki, Finland.", response.answer
+    zh = _answered(binding, "2004年的Olympic Games在哪里？")
+    assert zh.answer.split("\n")[0] == "Venue：Athens, Greece。", zh.answer

@@ -10,7 +10,7 @@ and which column holds the answer:
 - "who was the …" followed by a column ("who was an opponent in 1996");
 - "who …"/"谁" over a table with exactly one column of names (text, one value per row, not a condition's
   column), else exactly one column whose header names people (客户, 姓名, Player);
-- "when …"/"什么时候" over the table's one time column;
+- "when …"/"什么时候" over the table's one time column, "where …"/"哪里" over its one column of places;
 - in Chinese, a column right after 哪个/哪些/什么 ("张三在哪个地区", "哪些订单的单价超过500") or right before
   是什么/是谁/有哪些 ("A1004的产品是什么", "单价超过500的订单有哪些").
 Anything else (an aggregate, a count, a ranking, no condition) is left to the other kinds."""
@@ -53,6 +53,14 @@ _PERSON_HEADER = re.compile(
     re.IGNORECASE,
 )
 _WHEN = re.compile(r"^\s*when\s")
+_WHERE = re.compile(r"^\s*where\s")
+_ZH_WHERE = re.compile(r"哪里|哪儿|什么地方|何处")
+# Columns that name places, by their header: what a "where"/"哪里" question asks when no column is named
+_PLACE_HEADER = re.compile(
+    r"地点|地址|城市|场地|场馆|所在地|举办地|"
+    r"(?<![a-z])(?:venue|location|place|city|town|site|country|host|stadium|ground|arena|address|region)s?(?![a-z])",
+    re.IGNORECASE,
+)
 _NAMED_KINDS = ("id", "dimension", "time", "year")
 
 
@@ -102,6 +110,8 @@ def asked_column(a: Analyzer) -> str | None:
         return _people(a, filtered)
     if _WHEN.match(a.text) and a.time_col is not None and a.time_col.name not in filtered:
         return a.time_col.name
+    if _WHERE.match(a.text):
+        return _places(a, filtered)
     return None
 
 
@@ -129,6 +139,8 @@ def asked_column_zh(a: Analyzer) -> str | None:
         return _people(a, filtered)
     if not named and _ZH_WHEN.search(a.text) and a.time_col is not None and a.time_col.name not in filtered:
         return a.time_col.name  # "张三什么时候下的单": the time column
+    if not named and _ZH_WHERE.search(a.text):  # "比赛在哪里举行": the column of places
+        return _places(a, filtered)
     return named[0] if len(set(named)) == 1 else None
 
 
@@ -140,6 +152,17 @@ def _people(a: Analyzer, filtered: set[str]) -> str | None:
     if len(names) != 1:
         names = [v.name for v in views if v.category in ("id", "dimension") and _PERSON_HEADER.search(v.name)]
     return names[0] if len(names) == 1 else None
+
+
+def _places(a: Analyzer, filtered: set[str]) -> str | None:
+    """The one column a "where"/"哪里" question reads: the one text column whose header names places (Venue,
+    城市); None when there is none or more than one."""
+    places = [
+        v.name
+        for v in a.schema.views
+        if v.name not in filtered and v.category in ("id", "dimension") and _PLACE_HEADER.search(v.name)
+    ]
+    return places[0] if len(places) == 1 else None
 
 
 def _names_rows(view: ColumnView, rows: int) -> bool:

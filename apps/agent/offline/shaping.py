@@ -31,8 +31,8 @@ def add_filters(b: MetricBuilder) -> None:
         column = f.spec["column"]
         if b.zh:
             # "下单日期从2024年开始", "下单日期在2024年以后"
-            joined = "从" if period.endswith(("开始", "起")) and not period.startswith(("从", "自")) else "在"
-            plan.filter_labels.append(f"{column}{joined}{period}")
+            said_from = "从" if period.endswith(("开始", "起")) and not period.startswith(("从", "自")) else "在"
+            plan.filter_labels.append(f"{column}{said_from}{period}")
         else:
             period = period.replace("、", ", ")
             joined = period.lower().startswith(
