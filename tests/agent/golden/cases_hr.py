@@ -107,4 +107,12 @@ HR = [
         lambda df: table(df.groupby("location").size(), "n"),
         ("location",),
     ),
+    Case(  # lookup: the values of the column asked for, each once
+        "H15",
+        "hr",
+        "en",
+        "Which job levels are there in Shanghai?",
+        lambda df: pd.DataFrame({"job_level": sorted(df.loc[df["location"] == "Shanghai", "job_level"].unique())}),
+        ("job_level",),
+    ),
 ]

@@ -124,4 +124,20 @@ ORDERS = [
     ),
     Case("O21", "orders", "zh", "销售额超过300000的产品", _big_products, ("产品",)),
     Case("O22", "orders", "en", "Which products have revenue over 300000?", _big_products, ("产品",)),
+    Case(  # lookups: the values of the column asked for, each once
+        "O23",
+        "orders",
+        "zh",
+        "华北有哪些产品？",
+        lambda df: pd.DataFrame({"产品": sorted(df.loc[df["地区"] == "华北", "产品"].unique())}),
+        ("产品",),
+    ),
+    Case(
+        "O24",
+        "orders",
+        "zh",
+        "华东地区有哪些账号？",
+        lambda df: pd.DataFrame({"账号": sorted(df.loc[df["地区"] == "华东", "账号"].unique())}),
+        ("账号",),
+    ),
 ]
