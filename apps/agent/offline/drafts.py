@@ -11,6 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from apps.agent.offline.lookup import shown_columns
 from apps.agent.offline.plan import Plan, Shown
 from apps.agent.offline.schema_terms import Schema
 from apps.agent.offline.trend_summary import extremes
@@ -205,7 +206,7 @@ class Writer:
     def lookup(self) -> list[str]:
         """ "City: Milwaukee, Wisconsin.": the cells of the column asked for (lookup.py), with the threshold
         columns beside them; several rows are listed."""
-        shown = self.plan.row_columns or [g.name for g in self.plan.groups]  # lookup.shown_columns
+        shown = shown_columns(self.plan)
         column, beside = shown[0], shown[1:]
         if not self.result.rows:
             return [_("No rows match these conditions, so there is no value to report.")]

@@ -1,19 +1,21 @@
 """A value looked up in the rows that meet the question's conditions: "what city is miller park in?", "which
-stadiums have a capacity over 60000?", "who has a time under 2:30?", "when was the treaty of x ratified?".
+stadiums have a capacity over 60000?", "who was an opponent in 1996?", "张三在哪个地区？", "列出所有客户".
 
-Nothing is computed: the cells of the column asked for are listed from the rows that meet the conditions, the
-columns the question names and those of its threshold conditions beside them, so the answer quotes the data
-as it is. A count of those rows
-(what the planner did before) answers "how many" instead. Read only when the question names its conditions
-and which column holds the answer:
-- "which …"/"what …" followed by a column ("what city", "which stadiums", "what is the title of …");
+Nothing is computed: the cells of the column asked for are listed from the rows that meet the conditions, with
+the other columns the question names and those of its threshold conditions beside them, so the answer quotes
+the data as it is (a count of those rows, what the planner did before, answers "how many" instead). A value
+that many rows repeat is listed once. Read only when the question says which column holds the answer:
+- "which …"/"what …" followed by a column ("what city", "which stadiums", "what is the title of …"), a column
+  of whole numbers after "which" too ("which stores had 12 sales": store numbers, not their sum);
 - "who was the …" followed by a column ("who was an opponent in 1996");
 - "who …"/"谁" over a table with exactly one column of names (text, one value per row, not a condition's
   column), else exactly one column whose header names people (客户, 姓名, Player);
 - "when …"/"什么时候" over the table's one time column, "where …"/"哪里" over its one column of places;
 - in Chinese, a column right after 哪个/哪些/什么 ("张三在哪个地区", "哪些订单的单价超过500") or right before
-  是什么/是谁/有哪些 ("A1004的产品是什么", "单价超过500的订单有哪些").
-Anything else (an aggregate, a count, a ranking, no condition) is left to the other kinds."""
+  是什么/是谁/有哪些 ("A1004的产品是什么", "单价超过500的订单有哪些");
+- with no condition, only a request to list a column ("列出所有客户", "list all the players").
+Anything else (an aggregate, a count, a ranking) is left to the other kinds.
+"""
 
 from __future__ import annotations
 
@@ -61,6 +63,7 @@ _PLACE_HEADER = re.compile(
     r"(?<![a-z])(?:venue|location|place|city|town|site|country|host|stadium|ground|arena|address|region)s?(?![a-z])",
     re.IGNORECASE,
 )
+_WHICH = re.compile(r"^\s*which\s+$|(?:哪个|哪些|哪一个|哪一些|哪一)\s*$")
 _NAMED_KINDS = ("id", "dimension", "time", "year")
 
 
@@ -80,9 +83,6 @@ def read(a: Analyzer, plan: Plan, builder: MetricBuilder) -> bool:
     plan.question_kind = "lookup"
     plan.limit = LIMIT
     return True
-
-
-_WHICH = re.compile(r"^\s*which\s+$|(?:哪个|哪些|哪一个|哪一些|哪一)\s*$")
 
 
 def asks_which_number(a: Analyzer, term: Term) -> bool:
