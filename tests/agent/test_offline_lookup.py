@@ -10,6 +10,16 @@ import pytest
 
 from tests.agent.test_offline_clarifications import ask
 
+
+def table(csv_binding, name: str, header: list[str], rows: list[list[object]]):
+    """A CSV dataset of `rows` under `header`, bound as a conversation's data."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return csv_binding(name, out.getvalue().encode())
+
+
 HEADER = ["Stadium", "Capacity", "City", "Year"]
 STADIUMS = [
     ["Miller Park", 41900, "Milwaukee, Wisconsin", 2001],
@@ -24,11 +34,7 @@ GROUNDS = [[f"Ground {i}", 10000 + 500 * i, f"Town {i}", 1960 + i % 30] for i in
 
 @pytest.fixture
 def stadiums(csv_binding):
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(HEADER)
-    writer.writerows(STADIUMS + GROUNDS)
-    return csv_binding("stadiums.csv", out.getvalue().encode())
+    return table(csv_binding, "stadiums.csv", HEADER, STADIUMS + GROUNDS)
 
 
 def _answered(binding, question: str):
@@ -73,12 +79,8 @@ def test_a_year_after_is_means_that_year_not_since_it(stadiums):
 
 
 def test_who_reads_the_one_column_of_names_and_when_the_time_column(csv_binding):
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["Year", "Athlete", "Country", "Points"])
     athletes = [[2001, "Ana Silva", "Brazil", 12], [2003, "Li Wei", "China", 30], [2005, "Tom Berg", "Norway", 8]]
-    writer.writerows(athletes)
-    binding = csv_binding("athletes.csv", out.getvalue().encode())
+    binding = table(csv_binding, "athletes.csv", ["Year", "Athlete", "Country", "Points"], athletes)
     who = _answered(binding, "who was from china?")
     assert who.answer.split("\n")[0] == "Athlete: Li Wei.", who.answer
     when = _answered(binding, "when was athlete tom berg?")
@@ -104,13 +106,9 @@ def test_counts_rankings_and_aggregates_are_not_lookups(stadiums, question):
 
 
 def test_who_was_the_column_reads_that_column_and_never_a_column_of_scores(csv_binding):
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["Year", "Opponent", "Score", "Site"])
     games = [["1996", "Nebraska-Omaha", "22-21", "Home"], ["1996", "North Dakota State", "39-28", "Away"]]
     games += [["1997", "Northern Colorado", "26-27", "Home"], ["1998", "Augustana", "30-10", "Away"]]
-    writer.writerows(games)
-    binding = csv_binding("games.csv", out.getvalue().encode())
+    binding = table(csv_binding, "games.csv", ["Year", "Opponent", "Score", "Site"], games)
     response = _answered(binding, "who was an opponent in 1996?")
     lines = response.answer.split("Filters")[0].strip().split("\n")
     assert lines[0] == "Opponent of the 2 rows that match:", response.answer
@@ -120,14 +118,10 @@ def test_who_was_the_column_reads_that_column_and_never_a_column_of_scores(csv_b
 
 
 def test_chinese_questions_asking_which_rows_list_them_and_never_count_them(csv_binding):
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["订单号", "客户", "地区", "产品", "单价"])
     orders = [["A1001", "张三", "华东", "保温杯", 59], ["A1002", "李四", "华北", "咖啡机", 899]]
     orders += [["A1003", "王五", "华南", "保温杯", 59], ["A1004", "赵六", "华东", "电水壶", 199]]
     orders += [[f"B{2000 + i}", f"客户{i}", "西南", "电水壶", 100 + i] for i in range(60)]
-    writer.writerows(orders)
-    binding = csv_binding("订单.csv", out.getvalue().encode())
+    binding = table(csv_binding, "订单.csv", ["订单号", "客户", "地区", "产品", "单价"], orders)
     which = _answered(binding, "哪些订单的单价超过500？")
     assert which.answer.split("\n")[0] == "订单号：A1002（单价 899）。", which.answer
     region = _answered(binding, "张三在哪个地区？")
@@ -151,11 +145,7 @@ def test_chinese_questions_asking_which_rows_list_them_and_never_count_them(csv_
 
 
 def test_a_list_longer_than_what_was_read_says_it_shows_the_first_rows(csv_binding):
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["Player", "Goals"])
-    writer.writerows([[f"Player {i:03d}", i % 7] for i in range(150)])
-    binding = csv_binding("players.csv", out.getvalue().encode())
+    binding = table(csv_binding, "players.csv", ["Player", "Goals"], [[f"Player {i:03d}", i % 7] for i in range(150)])
     response = _answered(binding, "list all the players")
     lines = response.answer.split("\n")
     assert lines[0] == "Player of the first 100 rows that match:", response.answer
@@ -163,11 +153,8 @@ def test_a_list_longer_than_what_was_read_says_it_shows_the_first_rows(csv_bindi
 
 
 def test_chinese_when_reads_the_time_column_of_the_rows_named(csv_binding):
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["订单号", "客户", "下单日期", "金额"])
-    writer.writerows([[f"A{i}", f"客户{i % 20}", f"2025-0{1 + i % 9}-1{i % 10}", 100 + i] for i in range(60)])
-    binding = csv_binding("订单.csv", out.getvalue().encode())
+    rows = [[f"A{i}", f"客户{i % 20}", f"2025-0{1 + i % 9}-1{i % 10}", 100 + i] for i in range(60)]
+    binding = table(csv_binding, "订单.csv", ["订单号", "客户", "下单日期", "金额"], rows)
     response = _answered(binding, "客户7什么时候下的单？")
     dates = sorted({f"2025-0{1 + i % 9}-1{i % 10}" for i in range(60) if i % 20 == 7})
     lines = response.answer.split("\n")
@@ -176,14 +163,10 @@ def test_chinese_when_reads_the_time_column_of_the_rows_named(csv_binding):
 
 
 def test_where_reads_the_one_column_of_places(csv_binding):
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["Year", "Competition", "Venue", "Position"])
     rows = [[2001, "World Championships", "Edmonton, Canada", "5th"]]
     rows += [[2003, "World Championships", "Paris, France", "2nd"], [2004, "Olympic Games", "Athens, Greece", "1st"]]
     rows += [[2005, "World Championships", "Helsinki, Finland", "3rd"]]
-    writer.writerows(rows)
-    binding = csv_binding("results.csv", out.getvalue().encode())
+    binding = table(csv_binding, "results.csv", ["Year", "Competition", "Venue", "Position"], rows)
     response = _answered(binding, "where were the world championships in 2005?")
     assert response.answer.split("\n")[0] == "Venue: Helsinki, Finland.", response.answer
     zh = _answered(binding, "2004年的Olympic Games在哪里？")
