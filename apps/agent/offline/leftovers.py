@@ -53,7 +53,6 @@ _VOCABULARY: tuple[str, ...] = tuple(
     }
 )
 _RUN = re.compile(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}")
-_OF = re.compile(r"\s+of\s")
 
 
 def leftover_spans(text: str, taken: bytearray) -> list[tuple[int, int]]:
@@ -65,11 +64,8 @@ def leftover_spans(text: str, taken: bytearray) -> list[tuple[int, int]]:
     spans = []
     for m in _RUN.finditer(kept):
         word = m.group(0)
-        if word.isascii() and (word in lx.STOPWORDS_EN or singular(word) in lx.STOPWORDS_EN):
-            continue
-        if word in ("name", "names") and _OF.match(text, m.end()):  # "the name of the biggest stadium": the stadium
-            continue
-        spans.append((m.start(), m.end()))
+        if not (word.isascii() and (word in lx.STOPWORDS_EN or singular(word) in lx.STOPWORDS_EN)):
+            spans.append((m.start(), m.end()))
     return spans
 
 
