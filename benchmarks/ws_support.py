@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.live_server import serve_command
+from tests.live_server import free_port, free_port_run, serve_command
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -143,23 +142,3 @@ def peak_memory_mb(pid: int) -> float:
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def free_port_run(count: int) -> int:
-    """The first of `count` consecutive free loopback ports (deploy/run numbers its backends so)."""
-    for _ in range(100):
-        first = free_port()
-        try:
-            for offset in range(count):
-                with socket.socket() as sock:
-                    sock.bind(("127.0.0.1", first + offset))
-            return first
-        except OSError:
-            continue
-    raise SystemExit(f"no run of {count} free ports found")

@@ -24,6 +24,21 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def free_port_run(count: int) -> int:
+    """The first of `count` consecutive free loopback ports (deploy/run numbers its backends so): the port after
+    a free one may be any connection's own."""
+    for _ in range(100):
+        first = free_port()
+        try:
+            for offset in range(count):
+                with socket.socket() as sock:
+                    sock.bind(("127.0.0.1", first + offset))
+            return first
+        except OSError:
+            continue
+    raise RuntimeError(f"no run of {count} free loopback ports found")
+
+
 def shared_database_url() -> str:
     """The test database as a DATABASE_URL, so a server process sees what the test wrote (and committed)."""
     from django.db import connection

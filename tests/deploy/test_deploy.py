@@ -19,7 +19,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.live_server import ROOT, free_port
+from tests.live_server import ROOT, free_port, free_port_run
 from tests.support.requirements import missing
 
 PG_HOST, PG_PORT = "127.0.0.1", 5432
@@ -71,7 +71,7 @@ def database():
 
 @pytest.fixture
 def deployment(database, tmp_path):
-    port, backend = free_port(), free_port()
+    port, backend = free_port(), free_port_run(2)  # deploy/run's 2 daphne processes take backend and backend + 1
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "REDIS_", "DEPLOY_"))},
         "PYTHON": sys.executable,
