@@ -210,19 +210,17 @@ class Writer:
         column, beside = shown[0], shown[1:]
         if not self.result.rows:
             return [_("No rows match these conditions, so there is no value to report.")]
-        views = self.schema.by_name
+        measures = {v.name for v in self.schema.views if v.category == "measure"}
 
-        def cell(row: int, c: str) -> str:
-            return self.value(row, c, None) if c in views and views[c].category == "measure" else self.label(row, c)
+        def others(row: int) -> str:  # the columns beside, each after its name
+            return _values([f"{c} {self.value(row, c, None) if c in measures else self.label(row, c)}" for c in beside])
 
         def said(row: int) -> str:
-            values = [f"{c} {cell(row, c)}" for c in beside]
-            return _labelled(self.label(row, column), _values(values)) if values else self.label(row, column)
+            return _labelled(self.label(row, column), others(row)) if beside else self.label(row, column)
 
         if len(self.result.rows) == 1:
-            values = [f"{c} {cell(0, c)}" for c in beside]
-            said_one = {"column": column, "value": self.label(0, column), "others": _values(values)}
-            if values:
+            said_one = {"column": column, "value": self.label(0, column), "others": others(0)}
+            if beside:
                 return [_("%(column)s: %(value)s (%(others)s).") % said_one]
             return [_("%(column)s: %(value)s.") % said_one]
         count = "{{" + f"{self.result.ref}.row_count" + "}}"

@@ -72,8 +72,9 @@ def read(a: Analyzer, plan: Plan, builder: MetricBuilder) -> bool:
     cues = a.cues
     if cues.counting or cues.ranking or cues.agg_words:
         return False
-    column = listed_column(a) if not builder.filters_pending() else None
-    if column is None and builder.filters_pending():
+    if not builder.filters_pending():
+        column = listed_column(a)  # "列出所有客户": only a request to list, when nothing narrows the rows
+    else:
         column = asked_column_zh(a) if a.lang == "zh" else asked_column(a)
     if column is None or any(t.kind == "value" and t.column == column for t in a.terms):
         return False  # "what ethnicity is next under belorussian": the value named is no answer to itself

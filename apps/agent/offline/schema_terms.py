@@ -369,6 +369,7 @@ def listed_in_cells(view: ColumnView, value: Any) -> bool:
     return bool(others) and all(_item_of(c, wanted) for c in others)
 
 
+@lru_cache(maxsize=256)  # a dataset's views are the same from question to question: worked out once
 def _listed_items(view: ColumnView) -> dict[str, str]:
     """The items of cells that list several ("United States, Los Angeles", "Robert Scheidt, Bruno Prada") that
     are no cell of their own, by their folded form: "canada" names the rows whose cell lists Canada (a contains
@@ -387,6 +388,7 @@ def _listed_items(view: ColumnView) -> dict[str, str]:
     return {f: item for f, item in items.items() if listed_in_cells(view, item)}
 
 
+@lru_cache(maxsize=256)
 def _noted_names(view: ColumnView) -> dict[str, Any]:
     """Cells with a note ("China (CHN)", "Lillestrøm*", "*Interlude*") by the name without it, where exactly one
     cell has that name and the name is no cell of its own ("Coffee (Large)" and "Coffee (Small)" name no one

@@ -111,12 +111,12 @@ def _identifier_spans(draft: str, texts: set[str], whitelist: Iterable[str]) -> 
 def _filtered_names(facts: Iterable[QueryFacts]) -> set[str]:
     """Text values with digits that the queries filter on ("客户7", "Store 12"): quoted in an answer, their digits
     are part of the name."""
-    found: set[str] = set()
-    for fact in facts:
-        for _column, _op, value, _grain in fact.filters():
-            values = value if isinstance(value, list) else [value]
-            found |= {v for v in values if isinstance(v, str) and _DIGIT.search(v) and not _NUMERIC_TEXT.match(v)}
-    return found
+    return {
+        v
+        for fact in facts
+        for v in fact.filter_values()
+        if isinstance(v, str) and _DIGIT.search(v) and not _NUMERIC_TEXT.match(v)
+    }
 
 
 def _digit_at(text: str, i: int) -> bool:

@@ -239,11 +239,10 @@ def _inside_filtered_value(number: str, fact: QueryFacts) -> bool:
     if not number.strip() or not number.strip()[0].isdigit():
         return False
     written = re.compile(rf"(?<![\d.]){re.escape(number.strip())}(?![\d.])")
-    for _column, _op, value, _grain in fact.filters():
-        values = value if isinstance(value, list) else [value]
-        if any(isinstance(v, str) and not v.strip().replace(".", "").isdigit() and written.search(v) for v in values):
-            return True
-    return False
+    return any(
+        isinstance(v, str) and not v.strip().replace(".", "").isdigit() and written.search(v)
+        for v in fact.filter_values()
+    )
 
 
 def _close(a: float, b: float) -> bool:
