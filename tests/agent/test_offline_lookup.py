@@ -3,22 +3,10 @@ of the column asked for are listed, not counted, and only when the question says
 
 from __future__ import annotations
 
-import csv
-import io
-
 import pytest
 
 from tests.agent.test_offline_clarifications import ask
-
-
-def table(csv_binding, name: str, header: list[str], rows: list[list[object]]):
-    """A CSV dataset of `rows` under `header`, bound as a conversation's data."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(header)
-    writer.writerows(rows)
-    return csv_binding(name, out.getvalue().encode())
-
+from tests.agent.test_offline_question_shape import table
 
 HEADER = ["Stadium", "Capacity", "City", "Year"]
 STADIUMS = [

@@ -134,7 +134,8 @@ def test_the_same_as_another_row_is_refused_however_long_the_phrase(season):
     assert not response.tables and "the same" in response.answer, response.answer
 
 
-def _binding(csv_binding, name: str, header: list[str], rows: list[list[object]]):
+def table(csv_binding, name: str, header: list[str], rows: list[list[object]]):
+    """A CSV dataset of `rows` under `header`, bound as a conversation's data."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(header)
@@ -144,7 +145,7 @@ def _binding(csv_binding, name: str, header: list[str], rows: list[list[object]]
 
 def test_the_best_shared_by_several_groups_names_them_all(csv_binding):
     rows = [["A1", "Kenya"], ["A2", "Kenya"], ["B1", "Peru"], ["B2", "Peru"], ["C1", "Chile"]]
-    binding = _binding(csv_binding, "teams.csv", ["Team", "Country"], rows)
+    binding = table(csv_binding, "teams.csv", ["Team", "Country"], rows)
     response = ask(binding, "which country has the most teams?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert "Kenya" in response.answer and "Peru" in response.answer and "tie" in response.answer, response.answer
@@ -154,7 +155,7 @@ def test_the_best_shared_by_several_groups_names_them_all(csv_binding):
 def test_a_range_of_a_measure_keeps_both_ends_and_a_plural_names_its_column(csv_binding):
     frequencies = [87.5, 88.0, 89.9, 91.1, 92.0, 95.3, 101.1]
     rows = [[f"Town {i}", f] for i, f in enumerate(frequencies)]
-    binding = _binding(csv_binding, "stations.csv", ["Location", "Frequency"], rows)
+    binding = table(csv_binding, "stations.csv", ["Location", "Frequency"], rows)
     response = ask(binding, "how many stations have frequencies between 88 and 92?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     inside = sum(1 for f in frequencies if 88 <= f <= 92)
@@ -164,7 +165,7 @@ def test_a_range_of_a_measure_keeps_both_ends_and_a_plural_names_its_column(csv_
 
 def test_a_count_of_names_some_rows_repeat_shows_the_rows_beside_the_names(csv_binding):
     rows = [["Ann Lee", "Ohio State"], ["Bo Park", "Ohio State"], ["Ann Lee", "Ohio State"], ["Cy Dunn", "Iowa"]]
-    binding = _binding(csv_binding, "draft.csv", ["Player", "College"], rows)
+    binding = table(csv_binding, "draft.csv", ["Player", "College"], rows)
     response = ask(binding, "what is the total number of players from ohio state?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     first = response.answer.split("\n")[0]
@@ -191,7 +192,7 @@ PROVINCES = [["Kabul", 15, 5.2], ["Badghis", 7, 0.4], ["Balkh", 15, 1.3], ["Hera
 
 
 def test_rows_are_compared_with_one_named_row_through_its_value_first(csv_binding):
-    binding = _binding(csv_binding, "provinces.csv", ["Province", "Districts", "Population"], PROVINCES)
+    binding = table(csv_binding, "provinces.csv", ["Province", "Districts", "Population"], PROVINCES)
     more = ask(binding, "how many provinces have more districts than kabul?")
     assert more.status == "answered" and more.verification.passed, more.verification.reasons
     assert [s.tool for s in more.audit.steps] == ["get_schema", "run_query", "run_query"], "the named row first"
@@ -206,7 +207,7 @@ def test_rows_are_compared_with_one_named_row_through_its_value_first(csv_bindin
 
 def test_rows_compared_with_a_named_row_in_chinese(csv_binding):
     rows = [["北京店", 120], ["上海店", 150], ["广州店", 90], ["深圳店", 130]]
-    binding = _binding(csv_binding, "门店.csv", ["门店", "销售额"], rows)
+    binding = table(csv_binding, "门店.csv", ["门店", "销售额"], rows)
     higher = ask(binding, "哪些门店的销售额比北京店高？")
     assert higher.status == "answered" and higher.verification.passed, higher.verification.reasons
     listed = higher.answer.split("筛选")[0]
@@ -218,7 +219,7 @@ def test_rows_compared_with_a_named_row_in_chinese(csv_binding):
 
 def test_a_named_row_without_one_value_to_compare_with_is_refused(csv_binding):
     rows = [[f"Province {i}", 10 + i] for i in range(24)] + [["Kabul", 15], ["Kabul", 16]]
-    binding = _binding(csv_binding, "provinces.csv", ["Province", "Districts"], rows)
+    binding = table(csv_binding, "provinces.csv", ["Province", "Districts"], rows)
     response = ask(binding, "how many provinces have more districts than kabul?")
     assert response.status == "answered" and response.clarification is None
     assert [s.tool for s in response.audit.steps] == ["get_schema", "run_query"], "it looked, then refused"
@@ -230,7 +231,7 @@ def test_a_comparison_it_cannot_read_plainly_is_refused_not_reversed(csv_binding
     rows = [
         [p, d, r, g] for p, d, r, g in [["Kabul", 15, 3, "East"], ["Balkh", 16, 1, "North"], ["Herat", 12, 2, "West"]]
     ]
-    binding = _binding(csv_binding, "provinces.csv", ["Province", "Districts", "Rank", "Region"], rows)
+    binding = table(csv_binding, "provinces.csv", ["Province", "Districts", "Rank", "Region"], rows)
     for question in [
         "which provinces have no more districts than kabul?",  # negated: not read as "more"
         "which provinces have a higher rank than kabul?",  # a higher rank is a smaller number
@@ -245,7 +246,7 @@ def test_a_comparison_it_cannot_read_plainly_is_refused_not_reversed(csv_binding
 
 def test_a_long_list_of_rows_compared_says_some_were_left_out(csv_binding):
     rows = [["Kabul", 1]] + [[f"Province {i}", 10 + i] for i in range(60)]
-    binding = _binding(csv_binding, "provinces.csv", ["Province", "Districts"], rows)
+    binding = table(csv_binding, "provinces.csv", ["Province", "Districts"], rows)
     response = ask(binding, "which provinces have more districts than kabul?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert "the rest is in the table" in response.answer, response.answer
@@ -253,7 +254,7 @@ def test_a_long_list_of_rows_compared_says_some_were_left_out(csv_binding):
 
 def test_groups_of_many_rows_are_compared_with_a_named_group_by_their_totals(csv_binding):
     rows = [["华东", 50], ["华东", 70], ["华北", 200], ["华南", 30], ["华南", 60], ["西南", 119]]
-    binding = _binding(csv_binding, "订单.csv", ["地区", "销售额"], rows)
+    binding = table(csv_binding, "订单.csv", ["地区", "销售额"], rows)
     response = ask(binding, "哪些地区的销售额比华东高？")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     lines = response.answer.split("\n")
@@ -264,7 +265,7 @@ def test_groups_of_many_rows_are_compared_with_a_named_group_by_their_totals(csv
 
 def test_groups_compared_under_a_condition_compare_the_named_group_under_it_too(csv_binding):
     rows = [["华东", "保温杯", 50], ["华东", "水壶", 500], ["华北", "保温杯", 80], ["华南", "保温杯", 20]]
-    binding = _binding(csv_binding, "订单.csv", ["地区", "产品", "销售额"], rows)
+    binding = table(csv_binding, "订单.csv", ["地区", "产品", "销售额"], rows)
     response = ask(binding, "哪些地区的保温杯销售额比华东高？")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert response.answer.split("\n")[0] == "华东：销售额合计 50。", "华东's 保温杯, not all it sold"
@@ -274,7 +275,7 @@ def test_groups_compared_under_a_condition_compare_the_named_group_under_it_too(
 
 def test_at_least_a_number_is_a_threshold_not_a_ranking_of_the_least(csv_binding):
     rows = [["Arena A", 5000], ["Arena B", 10000], ["Arena C", 12500], ["Arena D", 30000], ["Arena E", 9999]]
-    binding = _binding(csv_binding, "venues.csv", ["Venue", "Capacity"], rows)
+    binding = table(csv_binding, "venues.csv", ["Venue", "Capacity"], rows)
     response = ask(binding, "how many venues had a capacity of at least 10,000?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert response.answer.startswith("distinct Venue is 3."), response.answer
@@ -283,7 +284,7 @@ def test_at_least_a_number_is_a_threshold_not_a_ranking_of_the_least(csv_binding
 
 def test_the_unit_after_a_threshold_is_not_reported_as_a_total(csv_binding):
     rows = [["Reds", 5, 1, 20], ["Blues", 4, 2, 18], ["Greens", 2, 4, 11], ["Whites", 1, 5, 9]]
-    binding = _binding(csv_binding, "league.csv", ["Team", "Won", "Lost", "Points"], rows)
+    binding = table(csv_binding, "league.csv", ["Team", "Won", "Lost", "Points"], rows)
     response = ask(binding, "how many teams won at least 4 games?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert response.answer.split("\n")[0] == "distinct Team is 2.", response.answer
@@ -295,7 +296,7 @@ def test_the_unit_after_a_threshold_is_not_reported_as_a_total(csv_binding):
 
 def test_an_unmapped_question_over_columns_with_digits_is_refused_not_intercepted(csv_binding):
     rows = [["1-3", "Oasis", "2011-05-24"], ["4-6", "Bakaara", "2011-06-21"]]
-    binding = _binding(csv_binding, "drops.csv", ["Drop(s)", "Multiplayer Map(s)", "Xbox 360 release date"], rows)
+    binding = table(csv_binding, "drops.csv", ["Drop(s)", "Multiplayer Map(s)", "Xbox 360 release date"], rows)
     response = ask(binding, "tell me a drop that has both a special ops mission and a face off map.")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert "could not map" in response.answer and "Drop(s)" in response.answer, response.answer
@@ -310,7 +311,7 @@ def test_other_than_a_named_value_leaves_it_out_instead_of_comparing_with_it(sea
 
 def test_a_year_over_a_column_of_names_with_years_takes_that_years_rows(csv_binding):
     rows = [["2003 EuroBasket", 6], ["2005 EuroBasket", 7], ["2009 EuroBasket", 8], ["2010 World Championship", 4]]
-    binding = _binding(csv_binding, "tournaments.csv", ["Tournament", "Games played"], rows)
+    binding = table(csv_binding, "tournaments.csv", ["Tournament", "Games played"], rows)
     response = ask(binding, "in 2009, what were the total number of games played?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert response.answer.split("\n")[0] == "total Games played is 8.", response.answer
@@ -321,7 +322,7 @@ def test_a_year_over_a_column_of_names_with_years_takes_that_years_rows(csv_bind
 
 def test_a_year_no_column_can_take_is_asked_about_not_dropped(csv_binding):
     rows = [[t, e] for t, e in zip(TEAMS, ENGINES, strict=True)]
-    binding = _binding(csv_binding, "teams.csv", ["Team", "Engine"], rows)
+    binding = table(csv_binding, "teams.csv", ["Team", "Engine"], rows)
     asked = clarified(binding, "how many teams used a renault engine in 1998?").clarification
     assert asked is not None and "how many teams used a renault engine?" in asked.choices, asked
 
@@ -330,7 +331,7 @@ MEDALS = [["China", 10, 5, 1], ["North Korea", 3, 4, 2], ["Japan", 2, 5, 6], ["I
 
 
 def test_a_count_written_before_a_measure_is_its_value_not_a_rank(csv_binding):
-    binding = _binding(csv_binding, "medals.csv", ["Nation", "Gold", "Silver", "Bronze"], MEDALS)
+    binding = table(csv_binding, "medals.csv", ["Nation", "Gold", "Silver", "Bronze"], MEDALS)
     response = ask(binding, "how many nations won 5 silver medals?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert response.answer.split("\n")[0].endswith(" 2."), response.answer
@@ -341,14 +342,14 @@ def test_a_count_written_before_a_measure_is_its_value_not_a_rank(csv_binding):
 
 def test_a_name_is_read_in_cells_that_add_a_code_or_list_it_with_others(csv_binding):
     rows = [["China (CHN)", 95], ["Australia (AUS)*", 85], ["Austria (AUT)", 12], ["Canada (CAN)", 40]]
-    medals = _binding(csv_binding, "npc.csv", ["NPC", "Total"], rows)
+    medals = table(csv_binding, "npc.csv", ["NPC", "Total"], rows)
     response = ask(medals, "what is the total number of medals won by australia?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert response.answer.split("\n")[0].endswith(" 85."), response.answer
     assert "NPC = Australia (AUS)*" in response.answer, response.answer
     rows = [["United States, Los Angeles", 14749], ["Canada, Calgary", 3761], ["Canada, Toronto", 2100]]
     rows += [["United States, Houston", 5465], ["Mexico, Cancún", 900]]
-    cities = _binding(csv_binding, "routes.csv", ["City", "Passengers"], rows)
+    cities = table(csv_binding, "routes.csv", ["City", "Passengers"], rows)
     counted = ask(cities, "how many cities from canada are on this list?")
     assert counted.status == "answered" and counted.verification.passed, counted.verification.reasons
     assert counted.answer.split("\n")[0].endswith(" 2."), counted.answer
@@ -358,7 +359,7 @@ def test_a_name_is_read_in_cells_that_add_a_code_or_list_it_with_others(csv_bind
 def test_two_names_a_cell_lists_together_keep_the_rows_listing_both(csv_binding):
     rows = [["Brazil", "Robert Scheidt, Bruno Prada"], ["France", "Xavier Rohart, Pascal Rambeau"]]
     rows += [["Italy", "Diego Negri, Luigi Viale"], ["Sweden", "Fredrik Lööf, Anders Ekström"]]
-    binding = _binding(csv_binding, "sailors.csv", ["Nation", "Sailor"], rows)
+    binding = table(csv_binding, "sailors.csv", ["Nation", "Sailor"], rows)
     response = ask(binding, "which nation had their sailors as robert scheidt and bruno prada?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert response.answer.split("\n")[0].startswith("Nation: Brazil"), response.answer
@@ -368,7 +369,7 @@ def test_two_names_a_cell_lists_together_keep_the_rows_listing_both(csv_binding)
 def test_a_value_marked_with_asterisks_is_read_by_its_name(csv_binding):
     rows = [["Shalom a Leck", "Tragedy"], ["Hoodlum Intro", "*Interlude*"], ["Underground", "Tragedy"]]
     rows += [["Pass the Teck", "*Interlude*"], ["Street Life", "Tragedy"], ["Nothing", "*Interlude*"]]
-    binding = _binding(csv_binding, "tracks.csv", ["Title", "Performer"], rows)
+    binding = table(csv_binding, "tracks.csv", ["Title", "Performer"], rows)
     response = ask(binding, "what is the total number of interludes on the list?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert response.answer.split("\n")[0].endswith(" 3."), response.answer
@@ -378,7 +379,7 @@ SALES = [[store, month, 10 + (store * month) % 7, 100 * store + month] for store
 
 
 def test_a_number_after_a_label_word_or_before_a_bound_is_not_a_measure_value(csv_binding):
-    binding = _binding(csv_binding, "sales.csv", ["Store", "Month", "Sales", "Units"], SALES)
+    binding = table(csv_binding, "sales.csv", ["Store", "Month", "Sales", "Units"], SALES)
     for question in ["what were store 2 sales?", "how many months had 12 units or more?"]:
         response = ask(binding, question)
         assert "Sales = 2" not in response.answer and "Units = 12" not in response.answer, response.answer
@@ -391,21 +392,21 @@ def test_a_number_after_a_label_word_or_before_a_bound_is_not_a_measure_value(cs
 
 def test_names_inside_longer_cells_are_read_only_when_they_name_one_thing(csv_binding):
     people = [["Smith, John", "Lee, Anna", 5000], ["Johnson, Mary", "Lee, Anna", 6000], ["Lee, Anna", "Ng, Bo", 9000]]
-    staff = _binding(csv_binding, "staff.csv", ["Employee", "Manager", "Salary"], people)
+    staff = table(csv_binding, "staff.csv", ["Employee", "Manager", "Salary"], people)
     for question in ["what is john's salary?", "how many employees report to anna?"]:
         response = ask(staff, question)  # "john" is also inside "Johnson"; "anna" is in both columns
         assert "= John" not in response.answer and "Employee contains Anna" not in response.answer, response.answer
-    menu = _binding(csv_binding, "menu.csv", ["Product", "Price"], [["Coffee (Large)", 4.5], ["Coffee (Small)", 3.0]])
+    menu = table(csv_binding, "menu.csv", ["Product", "Price"], [["Coffee (Large)", 4.5], ["Coffee (Small)", 3.0]])
     assert ask(menu, "what is the price of coffee?").clarification is not None, "two coffees: which one is asked"
     places = [["Calgary, Canada", 1], ["Canada", 2], ["Mexico City, Mexico", 3], ["Lima, Peru", 4]]
-    events = _binding(csv_binding, "events.csv", ["Location", "Events"], places)
+    events = table(csv_binding, "events.csv", ["Location", "Events"], places)
     either = ask(events, "how many events were held in canada or mexico?")
     assert either.clarification is not None and len(either.clarification.choices) == 2, either.answer
 
 
 def test_from_a_year_to_now_runs_on_from_it(csv_binding):
     rows = [[2021, 10], [2022, 20], [2023, 30], [2024, 40]]
-    binding = _binding(csv_binding, "revenue.csv", ["Year", "Revenue"], rows)
+    binding = table(csv_binding, "revenue.csv", ["Year", "Revenue"], rows)
     response = ask(binding, "what was the total revenue from 2022 to now?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert response.answer.split("\n")[0].endswith(" 90."), response.answer
@@ -413,7 +414,7 @@ def test_from_a_year_to_now_runs_on_from_it(csv_binding):
 
 def test_the_largest_number_of_a_measure_ranks_rows_by_it_not_by_a_count(csv_binding):
     rows = [["China", 10, 5], ["Japan", 3, 9], ["Korea", 4, 2], ["Iran", 1, 4]]
-    binding = _binding(csv_binding, "medals.csv", ["Nation", "Gold", "Silver"], rows)
+    binding = table(csv_binding, "medals.csv", ["Nation", "Gold", "Silver"], rows)
     response = ask(binding, "who has the largest number of silver medals?")  # rows, not a count of rows
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert "Japan" in response.answer and "China" not in response.answer, response.answer
@@ -421,6 +422,6 @@ def test_the_largest_number_of_a_measure_ranks_rows_by_it_not_by_a_count(csv_bin
 
 def test_a_period_running_on_from_a_year_is_said_from_it(csv_binding):
     rows = [[f"{2023 + i % 2}-0{1 + i % 9}-10", 100 + i] for i in range(40)]
-    binding = _binding(csv_binding, "订单.csv", ["下单日期", "金额"], rows)
+    binding = table(csv_binding, "订单.csv", ["下单日期", "金额"], rows)
     response = ask(binding, "从2024年开始的销售额是多少？")
     assert "筛选条件：下单日期从2024年开始。" in response.answer.split("\n"), response.answer
