@@ -153,3 +153,28 @@ def test_where_reads_the_one_column_of_places(csv_binding):
     assert response.answer.split("\n")[0] == "Venue: Helsinki, Finland.", response.answer
     zh = _answered(binding, "2004年的Olympic Games在哪里？")
     assert zh.answer.split("\n")[0] == "Venue：Athens, Greece。", zh.answer
+
+
+def test_a_kind_of_thing_at_the_head_reads_the_column_of_that_kind(csv_binding):
+    riders = [["Mattia Pasini", "Aprilia", 25], ["Ana Carrasco", "Kawasaki", 12], ["Tom Lüthi", "Honda", 31]]
+    riders += [["Jorge Martín", "KTM", 7]]
+    binding = table(csv_binding, "riders.csv", ["Rider", "Manufacturer", "Points"], riders)
+    listed = _answered(binding, "name a racer that had at least 20 points.").answer
+    body = listed.split("Filters")[0]
+    assert "Mattia Pasini" in body and "Tom Lüthi" in body, listed
+    assert "Ana Carrasco" not in body and "Jorge Martín" not in body, listed
+    films = [[1991, "Shadow of the Wolf", "Igiyook"], [1995, "Dead Man", "Nobody"], [1998, "Smoke Signals", "Arnold"]]
+    binding = table(csv_binding, "films.csv", ["Year", "Title", "Role"], films)
+    response = _answered(binding, "which film had the role igiyook?")
+    assert response.answer.split("\n")[0] == "Title: Shadow of the Wolf.", response.answer
+
+
+def test_a_kind_of_thing_with_no_single_column_of_that_kind_is_not_guessed(csv_binding):
+    """Two columns of names (Gold, Silver), neither with a header naming people: "which athlete" could be
+    either, so nothing is listed."""
+    rows = [[2001, "Ana Silva", "Li Wei", 12], [2003, "Li Wei", "Tom Berg", 30], [2005, "Tom Berg", "Ana Silva", 8]]
+    binding = table(csv_binding, "finals.csv", ["Year", "Gold", "Silver", "Points"], rows)
+    response = ask(binding, "which athlete had more than 10 points?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert "“athlete”" in response.answer, response.answer
+    assert not any(name in response.answer for name in ("Ana Silva", "Li Wei", "Tom Berg")), response.answer

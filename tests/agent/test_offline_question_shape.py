@@ -425,3 +425,22 @@ def test_a_period_running_on_from_a_year_is_said_from_it(csv_binding):
     binding = table(csv_binding, "订单.csv", ["下单日期", "金额"], rows)
     response = ask(binding, "从2024年开始的销售额是多少？")
     assert "筛选条件：下单日期从2024年开始。" in response.answer.split("\n"), response.answer
+
+
+def test_a_column_name_with_a_digit_and_a_hyphen_is_read_as_people_write_it(csv_binding):
+    """ "3 dart average" is the column 3-dart Average: its 3 and its "average" are part of the name, neither a
+    number to apply nor an average to compute, so the count is answered and verified."""
+    rows = [["Phil Taylor", 100.8], ["Raymond van Barneveld", 97.5], ["James Wade", 94.1], ["Adrian Lewis", 98.2]]
+    binding = table(csv_binding, "darts.csv", ["Player", "3-dart Average"], rows)
+    response = ask(binding, "how many players have a 3 dart average of more than 97?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert response.answer.startswith("distinct Player is 3"), response.answer
+
+
+def test_a_name_typical_of_sample_data_is_not_invented_when_the_question_asks_about_it(csv_binding):
+    """Charlie Lubega is a driver in the data; the answer's filter line names him as the question did."""
+    rows = [[1999, "Chipper Adams"], [2000, "Charlie Lubega"], [2003, "Charlie Lubega"], [2004, "Karim Hirji"]]
+    binding = table(csv_binding, "rally.csv", ["Year", "Driver"], rows)
+    response = ask(binding, "how many times was charlie lubega a driver?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert response.answer.startswith("count is 2"), response.answer

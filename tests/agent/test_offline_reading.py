@@ -267,3 +267,49 @@ def test_on_a_column_of_places_the_best_is_number_one():
 def test_an_english_question_over_chinese_names_reads_total_then_the_data_s_own_name():
     spec = analyze("What is the total revenue in 2025?", STORES).spec()
     assert [a["name"] for a in spec["aggregations"]] == ["total 销售额"]
+
+
+GAMES = TableProfile(
+    row_count=30,
+    columns=[
+        col("Date", "date", "time", 30, lo="2004-09-12", hi="2005-04-20"),
+        col("Opponent", "text", "dimension", 8, values=["Purdue", "Iowa", "Ohio State", "Michigan"]),
+        col("Attendance", "integer", "measure", 30, lo=8000, hi=78000),
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("how many games were played in december?", [("Date", "=", "2004-12")]),
+        ("how many games were played during the month of march?", [("Date", "=", "2005-03")]),
+        ("how many games were played on dec 24, 2004?", [("Date", ">=", "2004-12-24"), ("Date", "<", "2004-12-25")]),
+        ("how many games were played on 4 march 2005?", [("Date", ">=", "2005-03-04"), ("Date", "<", "2005-03-05")]),
+        ("how many games were played on january 29?", [("Date", ">=", "2005-01-29"), ("Date", "<", "2005-01-30")]),
+        ("how many games were played before march 4,2005?", [("Date", "<", "2005-03-04")]),
+        ("how many games were played after january 29?", [("Date", ">=", "2005-01-30")]),
+    ],
+)
+def test_a_day_or_a_month_without_its_year_is_read_in_the_one_year_the_data_has_it(question, expected):
+    assert _filters(question, GAMES) == expected
+
+
+def test_a_month_the_data_has_in_several_years_is_not_given_a_year():
+    """The data runs from September to April: September comes once (2004), but "in may" is not in the data at
+    all, and over two seasons December comes twice; none of these is pinned to a year."""
+    two_seasons = TableProfile(
+        row_count=60, columns=[col("Date", "date", "time", 60, lo="2003-09-01", hi="2005-04-20"), *GAMES.columns[1:]]
+    )
+    assert _filters("how many games were played in december?", two_seasons) == []
+    assert analyze("how many games were played in december?", two_seasons).clarification is not None
+    assert _filters("how many games were played in may?", GAMES) == []
+
+
+def test_an_amount_no_column_holds_is_asked_about_not_answered_with_a_count_of_rows():
+    """ "the total number of points" over a table of games with no points column: counting the games answers
+    another question."""
+    for question in ("what is the total number of points earned in december?", "how many goals did iowa score?"):
+        plan = analyze(question, GAMES)
+        assert plan.clarification is not None and plan.kind == "fallback", question
+    assert analyze("how many games were played against iowa?", GAMES).clarification is None

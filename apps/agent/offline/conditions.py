@@ -262,6 +262,31 @@ def unapplied_outcome(a: Analyzer, plan: Plan) -> str | None:
     return None
 
 
+# Things people add up, not rows they list: "how many points", "the total number of goals". Counted where no
+# column holds them, the rows of the table would be counted instead (games, players), another question.
+_AMOUNT_NOUNS = re.compile(
+    r"(?:points?|goals?|runs?|votes?|medals?|yards?|seats?|viewers?|spectators?|wins?|losses?|assists?|"
+    r"touchdowns?|tries|rebounds?|laps?|kilometres?|kilometers?|miles?|metres?|meters?|tons?|tonnes?|"
+    r"dollars?|euros?|pounds?|minutes?|hours?|seconds?|years?|days?|months?|weeks?)"
+)
+_COUNTED_NOUN = re.compile(
+    r"(?<![a-z])(?:how many|(?:total )?number of|count of|total)\s+(?:the\s+|total\s+)*(?P<noun>[a-z]+)(?![a-z])"
+)
+
+
+def uncounted_amount(a: Analyzer, plan: Plan) -> str | None:
+    """ "what is the total number of points earned by all away team members": an amount no column holds (points,
+    goals, votes) is asked for; counting the rows that meet the conditions would answer how many games. The
+    noun, as the question wrote it; None when rows are not counted or a column reads the noun."""
+    if a.lang != "en" or not plan.metrics or any(m.func != "count" or m.column for m in plan.metrics):
+        return None
+    for found in _COUNTED_NOUN.finditer(a.text):
+        start, end = found.span("noun")
+        if a.taken.find(1, start, end) == -1 and _AMOUNT_NOUNS.fullmatch(found.group("noun")):
+            return a.question[start:end]
+    return None
+
+
 _QUOTED = re.compile(r"[\"“「《『](?P<q>[^\"”」》』]{1,80})[\"”」》』]|(?<!\w)'(?P<s>[^']{1,80}?)'(?!\w)")
 _COVERED = 0.6  # a quoted name is read when the data's values and columns cover this much of it
 
@@ -322,6 +347,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
         *[
             n
             for n in [unapplied_negation(a, plan), unapplied_outcome(a, plan), unmatched_alternative(a)]
+            + [uncounted_amount(a, plan)]
             + [unapplied_quote(a)]
             if n
         ],

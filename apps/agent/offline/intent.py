@@ -90,7 +90,10 @@ class Analyzer:
         self.readings: Readings = read(question, self.text, self.schema, terms, self.lang)
         self.terms = self.readings.terms
         self.taken = bytearray(len(self.text))
-        spans = [(t.start, t.end) for t in self.terms] + [s for s in [self.readings.basis_span] if s] + self.modifiers
+        # "which swimmer …", "name a racer …": the column of people, places or titles a lookup lists (lookup.py)
+        self.kind_head = lookup.kind_head(self.text, self.schema, self.terms) if self.lang == "en" else None
+        spans = [(t.start, t.end) for t in [*self.terms, *([self.kind_head] if self.kind_head else [])]]
+        spans += [s for s in [self.readings.basis_span] if s] + self.modifiers
         spans += [(s, e) for s, e, w in rates if w in lx.IDIOMS]  # "account for" is read: it is not 账号
         for start, end in spans:
             _claim(self.taken, start, end)

@@ -10,6 +10,8 @@ that many rows repeat is listed once. Read only when the question says which col
 - "who was the …" followed by a column ("who was an opponent in 1996");
 - "who …"/"谁" over a table with exactly one column of names (text, one value per row, not a condition's
   column), else exactly one column whose header names people (客户, 姓名, Player);
+- "which swimmer …", "name a racer …", "what film …": a noun for a kind of thing no column carries reads the
+  one column of people (as "who" does), of places or of titles (`kind_head`);
 - "when …"/"什么时候" over the table's one time column, "where …"/"哪里" over its one column of places;
 - in Chinese, a column right after 哪个/哪些/什么 ("张三在哪个地区", "哪些订单的单价超过500") or right before
   是什么/是谁/有哪些 ("A1004的产品是什么", "单价超过500的订单有哪些");
@@ -52,6 +54,25 @@ _PERSON_HEADER = re.compile(
     r"姓名|名字|客户|顾客|员工|职员|销售员|业务员|负责人|经理|用户|会员|联系人|学生|老师|作者|选手|球员|运动员|"
     r"(?<![a-z])(?:name|customer|client|employee|staff|person|player|athlete|driver|rider|artist|author|manager|"
     r"coach|winner|member|candidate|nominee|contestant|competitor|performer|singer|actor|owner|student)s?(?![a-z])",
+    re.IGNORECASE,
+)
+# "which swimmer …", "name a racer that …", "who was the only contestant …": a noun for the kind of thing a
+# column names, where no column carries that word, asks for that column (the one column of people, places or
+# titles; none when the table has none or several)
+_KIND_HEAD = re.compile(
+    r"^\s*(?:(?:which|what)\s+|name\s+(?:a|an|the|one|all)\s+|who\s+(?:is|was|are|were)\s+(?:the|a|an)\s+)"
+    r"(?:(?:only|other|one)\s+)?(?P<noun>[a-z]+)(?![a-z\-'])"
+)
+_PERSON_NOUN = re.compile(
+    r"person|people|player|athlete|swimmer|runner|racer|rider|driver|competitor|contestant|performer|artist|singer|"
+    r"actor|actress|senator|politician|candidate|coach|finisher|skater|skier|cyclist|boxer|wrestler|golfer|"
+    r"sprinter|jumper|thrower|member|representative|author|writer|composer|musician|winner|nominee|pilot"
+    r"(?:s|es)?"
+)
+_PLACE_NOUN = re.compile(r"(?:city|cities|town|village|venue|location|site|arena|stadium)s?")
+_WORK_NOUN = re.compile(r"(?:film|movie|song|single|album|track|book|novel|show|episode|title)s?")
+_WORK_HEADER = re.compile(
+    r"(?<![a-z])(?:title|film|movie|song|single|album|track|book|novel|show|episode|work)s?(?![a-z])",
     re.IGNORECASE,
 )
 _WHEN = re.compile(r"^\s*when\s")
@@ -100,6 +121,8 @@ def asks_which_number(a: Analyzer, term: Term) -> bool:
 
 def asked_column(a: Analyzer) -> str | None:
     """The column the question asks the value of, or None when it does not say one clearly."""
+    if a.kind_head is not None:  # "which swimmer …", "name a racer …"
+        return a.kind_head.column
     head = _HEAD.match(a.text)
     if head is not None:  # "what city …", "who was an opponent …": the column named right after
         named = [t for t in a.terms if t.kind == "column" and 0 <= t.start - head.end() <= 1]
@@ -145,14 +168,43 @@ def asked_column_zh(a: Analyzer) -> str | None:
     return named[0] if len(set(named)) == 1 else None
 
 
+def kind_head(text: str, schema: Schema, terms: list[Term]) -> Term | None:
+    """The column a kind of thing at the head of an English question stands for ("which swimmer", "name a
+    racer", "what film"), when no column is named there: the one column of people, of places or of titles, not
+    one the question filters on. None when the word is no such noun or the table has no single such column."""
+    head = _KIND_HEAD.match(text)
+    if head is None or any(t.start < head.end("noun") and head.start("noun") < t.end for t in terms):
+        return None
+    noun = head.group("noun")
+    filtered = {t.column for t in terms if t.kind == "value"}
+    views = [v for v in schema.views if v.name not in filtered and v.category in ("id", "dimension")]
+    if _PERSON_NOUN.fullmatch(noun):
+        found = people_column(schema, views)
+    elif _PLACE_NOUN.fullmatch(noun):
+        found = _one([v.name for v in views if _PLACE_HEADER.search(v.name)])
+    elif _WORK_NOUN.fullmatch(noun):
+        found = _one([v.name for v in views if _WORK_HEADER.search(v.name)])
+    else:
+        return None
+    return None if found is None else Term(found, "column", head.start(), head.end("noun"), 2.0)
+
+
+def _one(names: list[str]) -> str | None:
+    return names[0] if len(names) == 1 else None
+
+
+def people_column(schema: Schema, views: list[ColumnView]) -> str | None:
+    """The one column of names (one per row) among the views, else the one whose header names people."""
+    names = [v.name for v in views if _names_rows(v, schema.row_count)]
+    if len(names) != 1:
+        names = [v.name for v in views if v.category in ("id", "dimension") and _PERSON_HEADER.search(v.name)]
+    return _one(names)
+
+
 def _people(a: Analyzer, filtered: set[str]) -> str | None:
     """The one column a "who"/"谁" question reads: the one column of names (one per row), else the one column
     whose header names people (客户, 姓名, Player); None when there is no such column or more than one."""
-    views = [v for v in a.schema.views if v.name not in filtered]
-    names = [v.name for v in views if _names_rows(v, a.schema.row_count)]
-    if len(names) != 1:
-        names = [v.name for v in views if v.category in ("id", "dimension") and _PERSON_HEADER.search(v.name)]
-    return names[0] if len(names) == 1 else None
+    return people_column(a.schema, [v for v in a.schema.views if v.name not in filtered])
 
 
 def _places(a: Analyzer, filtered: set[str]) -> str | None:

@@ -309,7 +309,7 @@ def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | Non
 def alias_pattern(alias: str, *, column: bool = False) -> re.Pattern[str]:
     """Where a name is said; a column's name also in its plural ("frequencies" for Frequency)."""
     if _LATIN.search(alias):
-        body = r"[\s\-]*".join(re.escape(w) for w in alias.split())
+        body = r"[\s\-]*".join(re.escape(w) for w in re.split(r"[\s\-]+", alias.strip("-")) if w)
         if column and len(alias) > 3 and alias.endswith("y") and alias[-2] not in "aeiou":  # frequency -> frequencies
             body = body[:-1] + "(?:y|ies|ied)"
         return re.compile(rf"(?<![a-z0-9]){body}(?:s|es|ed|d|ing|ly)?(?![a-z0-9])")

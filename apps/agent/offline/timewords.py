@@ -27,7 +27,20 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"(?:" + _YEAR + r"\s*年?\s*的?\s*)?(\d{1,2})\s*月?\s*(?:到|至|-|~|－)\s*(\d{1,2})\s*月(?:份)?"),
     ),
     ("month", re.compile(_YEAR + r"\s*(?:年\s*(\d{1,2})\s*月份?|[-/](\d{1,2})(?![\d]))")),
-    ("month_en", re.compile(r"(?<![a-z])(" + _MONTH_NAME + r")\.?\s*(?:of\s*)?" + _YEAR)),
+    (
+        "day_en",  # "december 24, 1997", "4 march 2000", "on september 15", "before april 7"
+        re.compile(
+            r"(?:(?P<pre>before|after|since|until|till|by)\s+)?(?:(?<![a-z])(?P<m>" + _MONTH_NAME + r")\.?\s+"
+            r"(?P<d>\d{1,2})(?:st|nd|rd|th)?(?!\d)|(?<![\d.])(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+            r"(?P<m2>" + _MONTH_NAME + r")(?![a-z]))(?:\s*,?\s*(?P<y>(?:19|20)\d{2})(?!\d))?"
+        ),
+    ),
+    ("month_en", re.compile(r"(?<![a-z])(" + _MONTH_NAME + r")\.?\s*,?\s*(?:of\s*)?" + _YEAR)),
+    # "in december", "during the month of november": a month without its year, in the one year the data has it
+    (
+        "month_en_bare",
+        re.compile(r"(?<![a-z])(?:in|during|of)\s+(?:the\s+month\s+of\s+)?(" + _MONTH_NAME + r")(?![a-z])"),
+    ),
     ("month_bare", re.compile(r"(?<![\d年])(\d{1,2})\s*月(?:份)?(?!度)")),
     ("quarter_bare", re.compile(r"(?<![a-z0-9])q([1-4])(?![0-9])|" + _Q_CN)),
     ("this_year", re.compile(r"今年|本年|本年度|(?<![a-z])(?:this|current) year")),
@@ -105,6 +118,13 @@ def _number(text: str | None, default: int = 1) -> int:
     if len(text) == 2 and text[1] == "十":
         return CN_NUMERALS.get(text[0], 1) * 10
     return CN_NUMERALS.get(text, default)
+
+
+def _day(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
 
 
 def _shift_months(day: dt.date, months: int) -> dt.date:
@@ -195,6 +215,51 @@ class _Reader:
     def _month_en(self, m: re.Match[str]) -> list[dict[str, Any]]:
         month = next(i for i, name in enumerate(MONTHS_EN, 1) if name.startswith(m.group(1)[:3]))
         return [self.on("month", "=", f"{m.group(2)}-{month:02d}")]
+
+    def _day_en(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        """A day: the year said, else the one year of the data's span that has that day; "before"/"after" it
+        bounds the dates."""
+        name, day = m.group("m") or m.group("m2"), int(m.group("d") or m.group("d2"))
+        month = next(i for i, n in enumerate(MONTHS_EN, 1) if n.startswith(name[:3]))
+        if m.group("y"):
+            years = [int(m.group("y"))]
+        else:
+            years = [y for y in self._years_spanned() if self._inside(_day(y, month, day))]
+        date = _day(years[0], month, day) if len(years) == 1 else None
+        if date is None or self.column.category != "time":
+            return None
+        pre = m.group("pre")
+        if pre == "before":
+            return [self.on(None, "<", date.isoformat())]
+        if pre == "after":
+            return [self.on(None, ">=", (date + dt.timedelta(days=1)).isoformat())]
+        if pre == "since":
+            return [self.on(None, ">=", date.isoformat())]
+        if pre in ("until", "till", "by"):
+            return [self.on(None, "<", (date + dt.timedelta(days=1)).isoformat())]
+        return self._range(date, date + dt.timedelta(days=1))
+
+    def _month_en_bare(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        """ "in december": the month of the one year the question names, else of the one year in the data's span
+        that has it (a season from September to May has one December); none when several do."""
+        month = next(i for i, n in enumerate(MONTHS_EN, 1) if n.startswith(m.group(1)[:3]))
+        if self.single_year is not None:
+            years = [self.single_year]
+        else:
+            years = [y for y in self._years_spanned() if self._overlaps_month(y, month)]
+        if len(years) != 1 or self.column.category != "time":
+            return None
+        return [self.on("month", "=", f"{years[0]}-{month:02d}")]
+
+    def _years_spanned(self) -> list[int]:
+        return list(range(self.lo.year, self.hi.year + 1)) if self.lo and self.hi else []
+
+    def _inside(self, day: dt.date | None) -> bool:
+        return day is not None and self.lo is not None and self.hi is not None and self.lo <= day <= self.hi
+
+    def _overlaps_month(self, year: int, month: int) -> bool:
+        start = dt.date(year, month, 1)
+        return self.lo is not None and self.hi is not None and start <= self.hi and self.lo < _shift_months(start, 1)
 
     def _month_bare(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
         month = int(m.group(1))

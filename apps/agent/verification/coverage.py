@@ -100,8 +100,29 @@ def _number_of(text: str) -> float | None:
     return m.scaled / 10**m.decimals * (UNITS.get(m.unit, 1.0) if m.unit not in ("%", "‰") else 1.0)
 
 
+def _named_with_digits(question: str, vocab: Vocabulary | None) -> str:
+    """The question with the names of columns that hold a digit ("3-dart Average", "Population 2000") blanked
+    out, as it spells them ("3 dart average"): their digits and words name the column, not a number or an
+    operation asked for. The column itself stays an anchor (_data_anchors reads the question unmasked)."""
+    if vocab is None or len(question.casefold()) != len(question):
+        return question
+    masked = question
+    for name in vocab.columns:
+        words = [w for w in re.split(r"[\s\-_]+", norm(name)) if w]
+        if not any(_DIGIT.search(w) for w in words) or not any(re.fullmatch(r"[^\W\d_]{3,}", w) for w in words):
+            continue
+        spelt = re.compile(r"(?<!\w)" + r"[\s\-_]*".join(re.escape(w) for w in words) + r"(?!\w)")
+        for m in spelt.finditer(masked.casefold()):
+            masked = masked[: m.start()] + " " * (m.end() - m.start()) + masked[m.end() :]
+    return masked
+
+
+_DIGIT = re.compile(r"\d")
+
+
 def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
     anchors: list[Anchor] = []
+    asked, question = question, _named_with_digits(question, vocab)
     for mention in mentions_of(question):
         if mention.kind == "date":
             tokens = after_year(
@@ -130,7 +151,7 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
     ][:3]
     anchors += [Anchor(m.group(0), "operation", op) for op, rx in _OP_RE.items() for m in rx.finditer(question)][:4]
     if vocab is not None:
-        anchors += _data_anchors(question, vocab)
+        anchors += _data_anchors(asked, vocab)
     return _unique(anchors)
 
 
