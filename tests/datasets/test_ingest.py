@@ -385,3 +385,34 @@ def test_a_nul_byte_anywhere_in_a_text_file_is_refused(tmp_path, encoding):
     body = "a,b\n" + "文本,1\n" * 5000 + "y\x00z,2\n"
     error = rejected(write(tmp_path, "n.csv", body, encoding=encoding))
     assert error.code == "nul_byte" and "line 5,002" in error.message
+
+
+def test_numbers_written_with_a_unit_become_numbers_and_the_unit_moves_to_the_name(tmp_path):
+    body = (
+        "Class,Winnings,Displacement,Share,Finish,From,Size,Price,Price ($)\n"
+        'A,$535,"1,450 tonnes",70.20%,12th,328 BC,"1,96 m",1200元,$3\n'
+        'B,"$1,975","1,440 tonnes",0.39%,1st,311 BC,"1,87 m",35元,$4\n'
+        'C,$12.5,,5%,3rd,300 BC,"1,80 m",4元,$5\n'
+    )
+    report, types, rows = ingest(write(tmp_path, "u.csv", body))
+    assert types == {
+        "Class": "VARCHAR",
+        "Winnings ($)": "DOUBLE",
+        "Displacement (tonnes)": "BIGINT",
+        "Share (%)": "DOUBLE",
+        "Finish": "BIGINT",
+        "From": "VARCHAR",  # 328 BC is a year of an era, not an amount
+        "Size": "VARCHAR",  # "1,96 m": a decimal comma, not 196 metres
+        "Price (元)": "BIGINT",
+        "Price ($)": "BIGINT",  # the name already says the unit
+    }
+    assert report.columns == list(types) and report.converted["Winnings ($)"] == "DOUBLE"
+    assert [r[1:5] for r in rows] == [(535.0, 1450, 70.2, 12), (1975.0, 1440, 0.39, 1), (12.5, None, 5.0, 3)]
+    assert [r[7] for r in rows] == [1200, 35, 4]
+
+
+def test_a_column_with_two_units_or_words_among_the_numbers_stays_text(tmp_path):
+    body = "Name,Height,Note\nA,1.65 m,12 kg\nB,166 cm,n/a\nC,1.70 m,15 kg\n"
+    _report, types, rows = ingest(write(tmp_path, "t.csv", body))
+    assert types == {"Name": "VARCHAR", "Height": "VARCHAR", "Note": "VARCHAR"}
+    assert rows[1] == ("B", "166 cm", "n/a")

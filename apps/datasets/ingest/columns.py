@@ -312,3 +312,72 @@ def infer_types(
     ]
     _rewrite(con, outputs)
     return {name: rule[0] for name, rule in chosen.items()}
+
+
+# Numbers written with their unit, as exports and web tables write them: "$1,200", "35%", "1,450 tonnes", "98 kg",
+# "35元". A text column becomes a number only when every value has that shape and one and the same unit; the unit
+# then moves to the column's name ("Displacement (tonnes)"), so nothing is lost and the values add up. A decimal
+# comma ("1,96 m") is no thousands separator: such a column stays text. Years of an era (328 BC) and days of a
+# month (12 Jan) are not amounts. Ordinals ("1st", "12th") become their position.
+_AMOUNT = r"[+-]?([0-9]{1,3}(,[0-9]{3})+|[0-9]+)([.][0-9]+)?"
+_WITH_UNIT = rf"([$€£¥] ?{_AMOUNT}|{_AMOUNT} ?(%|‰|[A-Za-z]{{1,12}}[.]?|元|件|个|人|次|天))"
+_UNIT_OF = r"TRIM(REGEXP_REPLACE(TRIM(__c__), '[+-]?[0-9][0-9,]*([.][0-9]+)?', ''))"
+_NOT_UNITS = r"(?i)(bc|bce|ad|ce|b[.]c[.]|a[.]d[.]|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*[.]?)"
+_FITS_UNIT = (
+    f"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '{_WITH_UNIT}')) AND COUNT(DISTINCT {_UNIT_OF}) = 1"
+    f" AND NOT BOOL_OR(REGEXP_FULL_MATCH({_UNIT_OF}, '{_NOT_UNITS}'))"
+)
+_AMOUNT_OF = r"REPLACE(REGEXP_EXTRACT(TRIM(__c__), '[+-]?[0-9][0-9,]*([.][0-9]+)?'), ',', '')"
+_ORDINAL = r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[0-9]{1,6} ?(st|nd|rd|th)'))"
+UNIT_RULES: tuple[tuple[str, str, str], ...] = (
+    ("BIGINT", _ORDINAL, r"CAST(REGEXP_EXTRACT(TRIM(__c__), '[0-9]+') AS BIGINT)"),
+    ("BIGINT", f"{_FITS_UNIT} AND NOT BOOL_OR(CONTAINS(TRIM(__c__), '.'))", f"CAST({_AMOUNT_OF} AS BIGINT)"),
+    ("DOUBLE", _FITS_UNIT, f"CAST({_AMOUNT_OF} AS DOUBLE)"),
+)
+MAX_UNIT_LENGTH = 12
+
+
+def name_units(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
+    """Text columns whose values are numbers with a unit, converted (module comment above _AMOUNT): {old name:
+    (new name, type)}. The unit joins the name unless the name already says it or the new name is taken."""
+    described = con.execute('DESCRIBE "data"').fetchall()
+    names = [row[0] for row in described]
+    texts = [row[0] for row in described if _family(row[1]) == "VARCHAR"]
+    if not texts:
+        return {}
+    tests = [_rule_sql(rule[1], name) for name in texts for rule in UNIT_RULES]
+    verdicts = _verdicts(con, tests, _DATA)
+    chosen: dict[str, tuple[str, str, str]] = {}
+    for i, name in enumerate(texts):
+        fits = [rule for j, rule in enumerate(UNIT_RULES) if verdicts[i * len(UNIT_RULES) + j]]
+        if fits:
+            chosen[name] = fits[0]
+    if not chosen:
+        return {}
+    units = _verdicts(con, [f"ANY_VALUE({_rule_sql(_UNIT_OF, n)})" for n in chosen], _DATA)
+    renamed: dict[str, tuple[str, str]] = {}
+    taken = set(names)
+    for (name, rule), unit in zip(chosen.items(), units, strict=True):
+        unit = str(unit or "").strip()
+        new = name
+        if rule[1] != _ORDINAL and unit and len(unit) <= MAX_UNIT_LENGTH and unit.casefold() not in name.casefold():
+            new = f"{name} ({unit})" if f"{name} ({unit})" not in taken else name
+        taken.add(new)
+        renamed[name] = (new, rule[0])
+    outputs: list[exp.Expr] = [
+        exp.alias_(fill(chosen[n][2], "duckdb", c=_column(n)), exp.to_identifier(renamed[n][0], quoted=True))
+        if n in chosen
+        else _column(n)
+        for n in names
+    ]
+    _rewrite(con, outputs)
+    return renamed
+
+
+def type_columns(con: duckdb.DuckDBPyConnection, report: IngestReport, sources: tuple[str, ...]) -> None:
+    """Types for the loaded columns (infer_types), then numbers written with a unit (name_units); the report
+    names each converted column as the table now does."""
+    report.converted = infer_types(con, sources=sources)
+    renamed = name_units(con)
+    report.columns = [renamed[n][0] if n in renamed else n for n in report.columns]
+    report.converted.update(dict(renamed.values()))

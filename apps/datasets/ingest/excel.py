@@ -26,7 +26,7 @@ from apps.datasets.ingest.columns import (
     check_header,
     check_width,
     drop_blank_columns,
-    infer_types,
+    type_columns,
 )
 from apps.datasets.message_parts import human_size, quoted_list
 
@@ -246,5 +246,5 @@ def load_sheet(
     report.columns = [n for i, n in enumerate(names) if i not in blanks]
     report.dropped_empty_columns = [i + 1 for i in blanks]
     progress(0.8, "typing")
-    report.converted = infer_types(con, sources=("VARCHAR", "DOUBLE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE"))
+    type_columns(con, report, ("VARCHAR", "DOUBLE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE"))
     return report

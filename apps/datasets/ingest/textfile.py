@@ -28,7 +28,7 @@ from apps.datasets.ingest.columns import (
     check_header,
     check_width,
     drop_blank_columns,
-    infer_types,
+    type_columns,
 )
 from apps.datasets.message_parts import human_size
 
@@ -167,7 +167,7 @@ def load_csv(
     report = IngestReport(reader="duckdb", encoding=encoding, delimiter=delimiter)
     report.columns = [n for i, n in enumerate(names) if i not in blanks]
     report.dropped_empty_columns = [i + 1 for i in blanks]
-    report.converted = infer_types(con)
+    type_columns(con, report, ("VARCHAR", "TIMESTAMP WITH TIME ZONE"))
     return report
 
 
