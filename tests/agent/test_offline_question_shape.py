@@ -444,3 +444,55 @@ def test_a_name_typical_of_sample_data_is_not_invented_when_the_question_asks_ab
     response = ask(binding, "how many times was charlie lubega a driver?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert response.answer.startswith("count is 2"), response.answer
+
+
+def test_a_time_a_race_took_is_compared_in_seconds_as_it_is_written(csv_binding):
+    """Results written as 1:54.32 are seconds after ingest ("Time (s)"); "less than 1:55" and "under 2 minutes"
+    compare with them in seconds, and verify reads the question's times the same way."""
+    rows = [["Ana", "1:53.90"], ["Li", "1:54.95"], ["Tom", "1:55.02"], ["Eva", "2:01.10"], ["Max", "59.80"]]
+    binding = table(csv_binding, "swim.csv", ["Name", "Time"], rows)
+    for question, expected in (
+        ("how many swimmers finished in less than 1:55?", 3),
+        ("how many swimmers finished in under 2 minutes?", 4),
+        ("how many swimmers were slower than 1:55.00?", 2),
+    ):
+        response = ask(binding, question)
+        assert response.status == "answered" and response.verification.passed, (question, response.verification)
+        assert response.answer.startswith(f"count is {expected}."), (question, response.answer)
+    who = ask(binding, "who is the only swimmer with a time over 2:00?")
+    assert who.verification.passed and who.answer.startswith("Name: Eva"), who.answer
+
+
+def test_the_best_time_is_the_smallest_and_a_group_s_best_time_its_smallest(csv_binding):
+    """On a column of times "best", "fastest" and "top" mean the smallest, "slowest" the largest; a place with
+    several races is ranked by its best one, never by its times added up."""
+    rows = [[2008, "26:25.97", "Eugene"], [2009, "26:46.31", "Berlin"], [2010, "26:20.31", "Ostrava"]]
+    rows += [[2011, "27:43.16", "Ostrava"], [2012, "26:30.00", "Berlin"], [2013, "27:02.59", "Berlin"]]
+    binding = table(csv_binding, "runs.csv", ["Year", "Time", "Location"], rows)
+    for question, first in (
+        ("which year had the fastest time?", "lowest min Time (s) is 2010"),
+        ("which year had the slowest time?", "highest max Time (s) is 2011"),
+    ):
+        response = ask(binding, question)
+        assert response.status == "answered" and response.verification.passed, (question, response.verification)
+        assert response.answer.split("\n")[0].startswith(f"The Year with the {first}"), (question, response.answer)
+    response = ask(binding, "who had the best time, ostrava or berlin?")
+    assert response.verification.passed, response.verification.reasons
+    assert "is Ostrava" in response.answer and "1,580.31" in response.answer, response.answer
+    assert "1,580.31" in response.answer and "3,243" not in response.answer, "its best race, not its races added"
+
+
+def test_a_kind_of_thing_reads_only_a_column_of_that_kind(csv_binding):
+    """ "which city" never reads Country, "which driver" reads the column whose header names people (Winner),
+    never another column of one name per row (Race); with no such column it is asked back."""
+    rows = [["Brazilian Grand Prix", "David Coulthard", "McLaren", "Brazil", 60000]]
+    rows += [["San Marino Grand Prix", "Ralf Schumacher", "Williams", "Italy", 45000]]
+    rows += [["Spanish Grand Prix", "Michael Schumacher", "Ferrari", "Spain", 70000]]
+    binding = table(csv_binding, "f1.csv", ["Race", "Winner", "Constructor", "Country", "Attendance"], rows)
+    driver = ask(binding, "which driver had the constructor mclaren?")
+    assert driver.verification.passed and driver.answer.startswith("Winner: David Coulthard"), driver.answer
+    for question in ("which city had the constructor ferrari?", "which team had attendance over 50000?"):
+        response = ask(binding, question)
+        shown = response.answer.split("Filters")[0]
+        assert not any(c in shown for c in ("Spain", "Brazil", "Italy")), (question, response.answer)
+        assert "Grand Prix" not in shown, (question, response.answer)

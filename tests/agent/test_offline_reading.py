@@ -304,6 +304,8 @@ def test_a_month_the_data_has_in_several_years_is_not_given_a_year():
     assert _filters("how many games were played in december?", two_seasons) == []
     assert analyze("how many games were played in december?", two_seasons).clarification is not None
     assert _filters("how many games were played in may?", GAMES) == []
+    for question in ("how many games were played by the end of march?", "how many games since the start of march?"):
+        assert not any(f[1] == "=" for f in _filters(question, GAMES)), "the end of a month is not the month"
 
 
 def test_an_amount_no_column_holds_is_asked_about_not_answered_with_a_count_of_rows():
@@ -313,3 +315,20 @@ def test_an_amount_no_column_holds_is_asked_about_not_answered_with_a_count_of_r
         plan = analyze(question, GAMES)
         assert plan.clarification is not None and plan.kind == "fallback", question
     assert analyze("how many games were played against iowa?", GAMES).clarification is None
+    assert analyze("how many days had an attendance over 50000?", GAMES).clarification is None
+
+
+def test_a_difference_the_plan_does_not_compute_is_asked_about_not_answered_with_the_measure():
+    """Before: "total Time (s) is 971.37", verified, for the gap between two finishers."""
+    results = TableProfile(
+        row_count=8,
+        columns=[
+            col("Rank", "integer", "measure", 8, lo=1, hi=8),
+            col("Athlete", "text", "dimension", 8, values=[f"Runner {c}" for c in "ABCDEFGH"]),
+            col("Time (s)", "number", "measure", 8, lo=120.06, hi=123.01),
+        ],
+    )
+    question = "what was the time difference between the first place finisher and the eighth place finisher?"
+    plan = analyze(question, results)
+    assert plan.clarification is not None and plan.kind == "fallback", plan
+    assert "difference" in plan.clarification.question

@@ -523,3 +523,12 @@ def test_yes_to_a_leading_direction_must_agree_with_the_change():
     assert check("No. Sales rose 25% in 2025, to 125.", question=question, calls=rose).passed
     assert check("Yes, sales went up 25% in 2025.", question="销售额2025年是不是增长了？", calls=rose).passed
     assert "mislabeled_value" in codes(check("是的，2025年销售额 125。", question="2025年销售额下降了吗？", calls=rose))
+
+
+def test_a_sample_name_is_real_only_as_a_whole_word_of_what_was_said():
+    from apps.agent.verification.patterns import find_fake_data
+
+    asked = "how many times was charlie lubega a driver?"
+    assert not find_fake_data("Filters: Driver = Charlie Lubega.", real_texts=[asked])
+    assert find_fake_data("The top customer was Eve with 5,000.", real_texts=["which customer had the top revenue?"])
+    assert find_fake_data("Bob spent 200.", real_texts=["who went bobsledding?"])

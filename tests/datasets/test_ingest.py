@@ -416,3 +416,26 @@ def test_a_column_with_two_units_or_words_among_the_numbers_stays_text(tmp_path)
     _report, types, rows = ingest(write(tmp_path, "t.csv", body))
     assert types == {"Name": "VARCHAR", "Height": "VARCHAR", "Note": "VARCHAR"}
     assert rows[1] == ("B", "166 cm", "n/a")
+
+
+def test_codes_that_look_like_numbers_with_a_unit_stay_as_written(tmp_path):
+    """Seats (12A), codes with leading zeros (007A, 02134 MA) and numbers too long for an integer keep their
+    text; a unit whose letters the name merely contains ("g" in Weight) still joins the name."""
+    body = (
+        "Seat,Code,Zip,Mass,Weight,Price,price ($)\n"
+        "12A,007A,02134 MA,12345678901234567890 kg,500 g,$5,1\n"
+        "14A,012A,02135 MA,5 kg,250 g,$7,2\n"
+    )
+    report, types, rows = ingest(write(tmp_path, "c.csv", body))
+    assert [types[n] for n in ("Seat", "Code", "Zip", "Mass")] == ["VARCHAR"] * 4
+    assert types["Weight (g)"] == "BIGINT" and [r[4] for r in rows] == [500, 250]
+    assert types["Price"] == "BIGINT", "Price ($) is taken (names ignore case): the name stays, the value is 5"
+    assert report.columns == list(types) and [r[5] for r in rows] == [5, 7]
+
+
+def test_times_written_with_a_fraction_of_a_second_become_seconds(tmp_path):
+    body = "Name,Time,Kick-off,Gap\nA,1:54.32,13:30,+0.52\nB,1:01:45.5,19:45,+1.10\nC,59.10,20:00,\n"
+    _report, types, rows = ingest(write(tmp_path, "d.csv", body))
+    assert list(types) == ["Name", "Time (s)", "Kick-off", "Gap"] and types["Time (s)"] == "DOUBLE"
+    assert types["Kick-off"] == "TIME", "a time of day, without a fraction of a second, is no duration"
+    assert [r[1] for r in rows] == pytest.approx([114.32, 3705.5, 59.1])

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext as _
 
 from apps.agent.clarification import Clarification, quotes_a_number
+from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import value_of_column
+from apps.agent.offline.cues import find_words
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.plan import Plan
 from apps.agent.offline.schema_terms import fold, singular
@@ -267,11 +269,22 @@ def unapplied_outcome(a: Analyzer, plan: Plan) -> str | None:
 _AMOUNT_NOUNS = re.compile(
     r"(?:points?|goals?|runs?|votes?|medals?|yards?|seats?|viewers?|spectators?|wins?|losses?|assists?|"
     r"touchdowns?|tries|rebounds?|laps?|kilometres?|kilometers?|miles?|metres?|meters?|tons?|tonnes?|"
-    r"dollars?|euros?|pounds?|minutes?|hours?|seconds?|years?|days?|months?|weeks?)"
+    r"dollars?|euros?|pounds?)"  # not days or years: "how many days had sales over 120" counts rows of days
 )
 _COUNTED_NOUN = re.compile(
     r"(?<![a-z])(?:how many|(?:total )?number of|count of|total)\s+(?:the\s+|total\s+)*(?P<noun>[a-z]+)(?![a-z])"
 )
+
+
+def unapplied_change(a: Analyzer, plan: Plan) -> str | None:
+    """ "the time difference between the first place finisher and the eighth", "增长了多少": a difference or a
+    change asked for that the plan computes nowhere (no derived column, no change window) would be answered with
+    the measure itself. The word, as the question wrote it; None when a difference or change is computed."""
+    if a.cues.change is None or plan.derived or any(w.func in ("diff", "pct_change") for w in plan.windows):
+        return None
+    words = lx.DIFF_WORDS if a.cues.change == "diff" else lx.CHANGE_WORDS
+    found = find_words(a.text, words, bytearray(len(a.text)))
+    return a.question[found[0][0] : found[0][1]] if found else None
 
 
 def uncounted_amount(a: Analyzer, plan: Plan) -> str | None:
@@ -347,7 +360,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
         *[
             n
             for n in [unapplied_negation(a, plan), unapplied_outcome(a, plan), unmatched_alternative(a)]
-            + [uncounted_amount(a, plan)]
+            + [uncounted_amount(a, plan), unapplied_change(a, plan)]
             + [unapplied_quote(a)]
             if n
         ],

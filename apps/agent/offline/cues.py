@@ -54,6 +54,7 @@ class Threshold:
 class Cues:
     top_n: int | None = None
     ascending: bool = False
+    pace: bool = False  # best/fastest over a column of times: the smallest time of each group (`_pace`)
     ranking: bool = False
     plural: bool = False
     agg_words: list[tuple[int, int, str]] = field(default_factory=list)
@@ -141,8 +142,51 @@ def _comparatives(text: str, question: str, taken: bytearray, schema: Schema) ->
     return found
 
 
+# A time a race took, as results write it ("1:54.32", "1:01:45") or in words ("8 minutes"): seconds, compared
+# with a column of seconds (ingest names a column of such times "Time (s)")
+_DURATION = re.compile(
+    r"(?P<clock>\d{1,2}(?::\d{2}){1,2}(?:\.\d+)?)(?![\d:])"
+    r"|(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>hours?|hrs?|minutes?|mins?|seconds?|secs?)(?![a-z])"
+)
+_PACE = (("<", ("faster than", "quicker than", "within")), (">", ("slower than",)))
+_IN_SECONDS = re.compile(r"\((?:s|sec|secs|seconds)\)\s*$", re.IGNORECASE)
+
+
+def seconds_of(m: re.Match[str]) -> float:
+    """The seconds a `_DURATION` match says."""
+    if m.group("clock"):
+        total = 0.0
+        for part in m.group("clock").split(":"):
+            total = total * 60 + float(part)
+        return total
+    scale = {"h": 3600, "m": 60, "s": 1}[m.group("unit")[0]]
+    return float(m.group("n")) * scale
+
+
+def _durations(text: str, question: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
+    """ "finished in less than 1:55", "under 8 minutes": on the column of seconds the question names, else on
+    the data's only one."""
+    seconds = [v.name for v in schema.of("measure") if _IN_SECONDS.search(v.name)]
+    named = [t.column for t in terms if t.kind == "column" and t.column in seconds]
+    column = named[0] if named else seconds[0] if len(seconds) == 1 else None
+    if column is None:
+        return []
+    found = []
+    for op, words in (*lx.COMPARATORS, *_PACE):
+        for word in sorted((w for w in words if w not in lx.AFTER_NUMBER and w.isascii()), key=len, reverse=True):
+            for m in re.finditer(rf"(?<![a-z]){re.escape(word)}\s*", text):
+                said = _DURATION.match(text, m.end())
+                if said is None or not _free(taken, m.start(), said.end()):
+                    continue
+                value = round(seconds_of(said), 3)
+                number = int(value) if value.is_integer() else value
+                found.append(Threshold(column, op, number, question[said.start() : said.end()], m.start(), said.end()))
+                _claim(taken, m.start(), said.end())
+    return found
+
+
 def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
-    found = _comparatives(text, question, taken, schema)
+    found = _durations(text, question, taken, schema, terms) + _comparatives(text, question, taken, schema)
     measures = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category == "measure"]
     for op, words in lx.COMPARATORS:
         for word in sorted(words, key=len, reverse=True):
@@ -403,6 +447,25 @@ def _plural_which(text: str) -> bool:
     return bool(m and m.group(1).endswith("s") and not m.group(1).endswith("ss"))
 
 
+_FAST = re.compile(r"(?<![a-z])(?:best|top|fastest|quickest|shortest)(?![a-z])")
+_SLOW = re.compile(r"(?<![a-z])(?:worst|slowest|longest)(?![a-z])")
+
+
+def _pace(text: str, schema: Schema, terms: list[Term], taken: bytearray, cues: Cues) -> None:
+    """ "who had the best time", "the fastest time": over a column of times (seconds, `_IN_SECONDS`) the best is
+    the smallest, the worst or slowest the largest, whatever "best" means for other measures."""
+    timed = [t for t in terms if t.kind == "column" and _IN_SECONDS.search(t.column)]
+    if not timed:
+        return
+    fast, slow = _FAST.search(text), _SLOW.search(text)
+    if bool(fast) == bool(slow):
+        return
+    cues.ranking, cues.ascending, cues.pace = True, bool(fast), True
+    said = fast or slow
+    assert said is not None  # noqa: S101 - one of them matched
+    _claim(taken, said.start(), said.end())
+
+
 def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken: bytearray) -> Cues:
     cues = Cues()
     _top(text, taken, cues)
@@ -412,6 +475,7 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     values = [t for t in terms if t.kind == "value"]
     cues.unsupported = _unsupported(question, text, _without_partial_mentions(taken, terms), dates, values)
     _ranking(text, terms, taken, cues)
+    _pace(text, schema, terms, taken, cues)
     _time_edge(text, dates, taken, cues)
     _counting(text, schema, terms, taken, cues)
     words = [w for ws in lx.AGG_WORDS.values() for w in ws]

@@ -64,12 +64,17 @@ _KIND_HEAD = re.compile(
     r"(?:(?:only|other|one)\s+)?(?P<noun>[a-z]+)(?![a-z\-'])"
 )
 _PERSON_NOUN = re.compile(
-    r"person|people|player|athlete|swimmer|runner|racer|rider|driver|competitor|contestant|performer|artist|singer|"
+    r"(?:person|people|player|athlete|swimmer|runner|racer|rider|driver|competitor|contestant|performer|artist|singer|"
     r"actor|actress|senator|politician|candidate|coach|finisher|skater|skier|cyclist|boxer|wrestler|golfer|"
-    r"sprinter|jumper|thrower|member|representative|author|writer|composer|musician|winner|nominee|pilot"
+    r"sprinter|jumper|thrower|member|representative|author|writer|composer|musician|winner|nominee|pilot)"
     r"(?:s|es)?"
 )
-_PLACE_NOUN = re.compile(r"(?:city|cities|town|village|venue|location|site|arena|stadium)s?")
+# a place noun reads a column of that kind of place only: "which city" never reads Country
+_PLACE_NOUN = re.compile(
+    r"(?P<town>city|cities|towns?|villages?)|(?P<ground>venues?|locations?|sites?|arenas?|stadiums?)"
+)
+_TOWN_HEADER = re.compile(r"(?<![a-z])(?:city|cities|town|village|location|venue)s?(?![a-z])", re.IGNORECASE)
+_GROUND_HEADER = re.compile(r"(?<![a-z])(?:venue|location|site|arena|stadium|ground)s?(?![a-z])", re.IGNORECASE)
 _WORK_NOUN = re.compile(r"(?:film|movie|song|single|album|track|book|novel|show|episode|title)s?")
 _WORK_HEADER = re.compile(
     r"(?<![a-z])(?:title|film|movie|song|single|album|track|book|novel|show|episode|work)s?(?![a-z])",
@@ -178,10 +183,12 @@ def kind_head(text: str, schema: Schema, terms: list[Term]) -> Term | None:
     noun = head.group("noun")
     filtered = {t.column for t in terms if t.kind == "value"}
     views = [v for v in schema.views if v.name not in filtered and v.category in ("id", "dimension")]
-    if _PERSON_NOUN.fullmatch(noun):
-        found = people_column(schema, views)
-    elif _PLACE_NOUN.fullmatch(noun):
-        found = _one([v.name for v in views if _PLACE_HEADER.search(v.name)])
+    place = _PLACE_NOUN.fullmatch(noun)
+    if _PERSON_NOUN.fullmatch(noun):  # a column whose header names people, never any column of unique names
+        found = _one([v.name for v in views if _PERSON_HEADER.search(v.name)])
+    elif place is not None:
+        header = _TOWN_HEADER if place.group("town") else _GROUND_HEADER
+        found = _one([v.name for v in views if header.search(v.name)])
     elif _WORK_NOUN.fullmatch(noun):
         found = _one([v.name for v in views if _WORK_HEADER.search(v.name)])
     else:

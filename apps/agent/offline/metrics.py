@@ -108,6 +108,8 @@ class MetricBuilder:
 
     # --- aggregations ---------------------------------------------------------------------
     def func_for(self, term: Term) -> str:
+        if self.a.cues.pace and term.column in [t.column for t in self.a.terms if t.kind == "column"]:
+            return "min" if self.a.cues.ascending else "max"  # "which city had the best time": its best one
         words = self.a.cues.agg_words
         gap_ok = re.compile(r"^[\s的之]{0,2}$")
         following = [w for w in words if w[0] >= term.end and gap_ok.match(self.a.text[term.end : w[0]])]

@@ -208,6 +208,9 @@ def _aliases(name: str, flag: bool, synonyms: Sequence[str] = ()) -> tuple[tuple
     found: dict[str, float] = {folded: NAME}
     if core != folded:
         found[core] = CORE
+    unit = _UNIT_SUFFIX.match(folded)  # "time (s)", "displacement (tonnes)": the name without its unit
+    if unit is not None:
+        found.setdefault(unit.group(1), CORE)
     others = [s for s in dict.fromkeys(" ".join(fold(t).split()) for t in synonyms) if s and s != folded]
     for other in others:
         found[other] = max(found.get(other, 0.0), SYNONYM)
@@ -226,6 +229,7 @@ def _aliases(name: str, flag: bool, synonyms: Sequence[str] = ()) -> tuple[tuple
     return tuple(sorted(found.items()))
 
 
+_UNIT_SUFFIX = re.compile(r"^(.*\S)\s*\([^()]{1,12}\)$")
 _SOLD = re.compile(r"销售|销|售出|卖|sales|sold")
 _COUNTED = re.compile(r"数量|件数|quantity|qty|units|volume")
 

@@ -39,7 +39,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # "in december", "during the month of november": a month without its year, in the one year the data has it
     (
         "month_en_bare",
-        re.compile(r"(?<![a-z])(?:in|during|of)\s+(?:the\s+month\s+of\s+)?(" + _MONTH_NAME + r")(?![a-z])"),
+        re.compile(
+            r"(?<![a-z])(?:(?:in|during)\s+(?:the\s+month\s+of\s+)?|the\s+month\s+of\s+)(" + _MONTH_NAME + r")(?![a-z])"
+        ),
     ),
     ("month_bare", re.compile(r"(?<![\d年])(\d{1,2})\s*月(?:份)?(?!度)")),
     ("quarter_bare", re.compile(r"(?<![a-z0-9])q([1-4])(?![0-9])|" + _Q_CN)),

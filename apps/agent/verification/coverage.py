@@ -30,7 +30,9 @@ _TOP_N = re.compile(
 )
 _THRESHOLD = re.compile(
     r"(?:超过|大于|高于|多于|不少于|至少|不低于|低于|小于|少于|不足|不到|不超过|over|above|more than|greater than|"
-    r"less than|fewer than|below|under|at least|at most|>=?|<=?|≥|≤)\s*(?P<num>[-\d.,]+\s*(?:%|万|亿|千|k|m)?)",
+    r"less than|fewer than|below|under|at least|at most|faster than|slower than|within|>=?|<=?|≥|≤)\s*"
+    r"(?P<num>\d{1,2}(?::\d{2}){1,2}(?:\.\d+)?(?![\d:])|\d+(?:\.\d+)?\s*(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)"
+    r"(?![a-z])|[-\d.,]+\s*(?:%|万|亿|千|k|m)?)",
     re.IGNORECASE,
 )
 _RELATIVE = re.compile(
@@ -60,7 +62,7 @@ OPERATIONS: dict[str, str] = {
     "average": r"平均|均值|人均|客单价|average|\bmean\b|\bavg\b|per capita",
     # "at least 4" / "at most 3" are thresholds (_THRESHOLD), not the smallest or largest value
     "max": r"最大|最高|最多|峰值|最贵|最长|\bmax(?:imum)?\b|highest|largest|biggest|(?<!at )\bmost\b|\bpeak\b",
-    "min": r"最小|最低|最少|最便宜|最短|\bmin(?:imum)?\b|lowest|smallest|(?<!at )\bleast\b|fewest",
+    "min": r"最小|最低|最少|最便宜|最短|\bmin(?:imum)?\b|\blowest|smallest|(?<!at )\bleast\b|fewest",  # not "slowest"
     "distinct": r"去重|多少种|几种|不同的|distinct|unique|how many different",
     # "how many cities are on this list": the list is the data, not a listing asked for
     "list": r"列出|列举|有哪些|(?<!on this )(?<!on the )(?<!in this )(?<!in the )\blist\b|show all|all the names",
@@ -90,7 +92,19 @@ class Anchor:
     key: str
 
 
+_DURATION = re.compile(r"(?P<clock>\d{1,2}(?::\d{2}){1,2}(?:\.\d+)?)|(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[hms])", re.I)
+
+
 def _number_of(text: str) -> float | None:
+    """The number a threshold says; a time ("1:54.32", "8 minutes") in seconds, as a column of times holds it."""
+    duration = _DURATION.fullmatch(text) or (_DURATION.match(text) if re.search(r"\d\s*[hms][a-z]", text) else None)
+    if duration is not None and (duration.group("clock") or re.search(r"[a-z]{2}", text)):
+        if duration.group("clock"):
+            seconds = 0.0
+            for part in duration.group("clock").split(":"):
+                seconds = seconds * 60 + float(part)
+            return round(seconds, 3)
+        return float(duration.group("n")) * {"h": 3600, "m": 60, "s": 1}[duration.group("unit").lower()]
     if text in _CN_SMALL:
         return float(_CN_SMALL[text])
     mentions = [m for m in find_mentions(text) if m.kind in ("number", "rank")]
@@ -135,13 +149,18 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
         n = _number_of(match["n"] or match["m"])
         if n:
             anchors.append(Anchor(match.group(0).strip(), "top_n", str(int(n))))
+    timed: list[tuple[int, int]] = []  # "under 8 minutes": 480 seconds, and no other number
     for match in _THRESHOLD.finditer(question):
         n = _number_of(match["num"])
         if n is not None:
             anchors.append(Anchor(match.group(0).strip(), "number", repr(n)))
+            if _DURATION.match(match["num"]) and (":" in match["num"] or re.search(r"[a-z]{2}", match["num"])):
+                timed.append(match.span("num"))
     ranked = {float(a.key) for a in anchors if a.kind == "top_n"}
     anchors += [
-        a for a in _number_anchors(question, has_top_n=bool(ranked)) if a.kind != "number" or float(a.key) not in ranked
+        a
+        for a in _number_anchors(question, has_top_n=bool(ranked), inside=timed)
+        if a.kind != "number" or float(a.key) not in ranked
     ]
     anchors += [
         Anchor(m.group(0), "grain", g)
@@ -158,10 +177,13 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
 _SHORT_YEAR = re.compile(r"\s?年(?![龄级])")
 
 
-def _number_anchors(question: str, *, has_top_n: bool) -> list[Anchor]:
-    """Every other number of the question is a condition too ("一次买 3 件的订单"): used by a query, or compared."""
+def _number_anchors(question: str, *, has_top_n: bool, inside: Sequence[tuple[int, int]] = ()) -> list[Anchor]:
+    """Every other number of the question is a condition too ("一次买 3 件的订单"): used by a query, or compared.
+    Numbers `inside` a time already read as seconds are not."""
     anchors = []
     for mention in mentions_of(question):
+        if any(start <= mention.start < end for start, end in inside):
+            continue
         if mention.kind == "number" and _SHORT_YEAR.match(question, mention.end) and 0 <= mention.value <= 99:
             # "24年": the year 2024, applied like any period
             anchors.append(Anchor(mention.text + "年", "period", "|".join(sorted({f"20{int(mention.value):02d}"}))))

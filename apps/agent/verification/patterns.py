@@ -64,8 +64,14 @@ _SEPARATORS = re.compile(r"\s*[、,，;；/]\s*")
 
 def _is_real(text: str, reals: list[str]) -> bool:
     """The matched text (each item of a run) occurs in some tool result value."""
-    parts = [p.strip().casefold() for p in _SEPARATORS.split(text) if p.strip()]
-    return all(any(part in real for real in reals) for part in parts)
+    parts = [p.strip() for p in _SEPARATORS.split(text) if p.strip()]
+    return all(any(part in real or _said(part, real) for real in reals) for part in parts)
+
+
+def _said(part: str, real: str) -> bool:
+    """ "Charlie Lubega" in a question that asks about "charlie lubega": the same words, whatever their case
+    (whole words: "eve" inside "revenue" names no one)."""
+    return re.search(rf"(?<!\w){re.escape(part.casefold())}(?!\w)", real.casefold()) is not None
 
 
 @lru_cache(maxsize=256)
@@ -81,7 +87,7 @@ def find_fake_data(
     real_texts: Iterable[str] = (),
 ) -> list[PatternMatch]:
     """Matches that are not explained by the tool results (real data) or the whitelist."""
-    reals = [t.casefold() for t in real_texts if t]  # "charlie lubega" asked about is Charlie Lubega
+    reals = [t for t in real_texts if t]
     allowed = [_compiled(w) for w in whitelist]
     # A whitelist entry covers a match that is part of a longer whitelisted phrase ("Sample Kit").
     covered = [m.span() for w in allowed for m in w.finditer(draft)]

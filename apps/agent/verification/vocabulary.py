@@ -163,5 +163,7 @@ class Vocabulary:
         """Normalised words that name a column: its own name and the tenant's synonyms."""
         words = {norm(name): name for name in self.columns if len(norm(name)) >= 2}
         words.update({norm(name).replace("_", " "): name for name in self.columns if "_" in name})
+        # "Top-10", "3-dart Average" as people write them: "top 10", "3 dart average"
+        words.update({norm(name).replace("-", " "): name for name in self.columns if "-" in name})
         words.update(self.synonyms)
         return words

@@ -319,18 +319,34 @@ def infer_types(
 # then moves to the column's name ("Displacement (tonnes)"), so nothing is lost and the values add up. A decimal
 # comma ("1,96 m") is no thousands separator: such a column stays text. Years of an era (328 BC) and days of a
 # month (12 Jan) are not amounts. Ordinals ("1st", "12th") become their position.
-_AMOUNT = r"[+-]?([0-9]{1,3}(,[0-9]{3})+|[0-9]+)([.][0-9]+)?"
-_WITH_UNIT = rf"([$€£¥] ?{_AMOUNT}|{_AMOUNT} ?(%|‰|[A-Za-z]{{1,12}}[.]?|元|件|个|人|次|天))"
+_AMOUNT = r"[+-]?([0-9]{1,3}(,[0-9]{3}){1,4}|[0-9]{1,15})([.][0-9]+)?"
+# a one-letter unit only after a space ("5 L", "3 m"): "12A" is a seat or a code
+_WITH_UNIT = rf"([$€£¥] ?{_AMOUNT}|{_AMOUNT} ?(%|‰|[A-Za-z]{{2,12}}[.]?|元|件|个|人|次|天)|{_AMOUNT} [A-Za-z][.]?)"
 _UNIT_OF = r"TRIM(REGEXP_REPLACE(TRIM(__c__), '[+-]?[0-9][0-9,]*([.][0-9]+)?', ''))"
 _NOT_UNITS = r"(?i)(bc|bce|ad|ce|b[.]c[.]|a[.]d[.]|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*[.]?)"
 _FITS_UNIT = (
     f"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '{_WITH_UNIT}')) AND COUNT(DISTINCT {_UNIT_OF}) = 1"
+    " AND NOT BOOL_OR(REGEXP_MATCHES(TRIM(__c__), '^[$€£¥]? ?0[0-9]'))"  # 007A, 02134 MA: codes, kept as written
     f" AND NOT BOOL_OR(REGEXP_FULL_MATCH({_UNIT_OF}, '{_NOT_UNITS}'))"
 )
 _AMOUNT_OF = r"REPLACE(REGEXP_EXTRACT(TRIM(__c__), '[+-]?[0-9][0-9,]*([.][0-9]+)?'), ',', '')"
 _ORDINAL = r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[0-9]{1,6} ?(st|nd|rd|th)'))"
+# Times a race or a call took, written with a fraction of a second as results tables do ("1:54.32", "1:01:45.5",
+# "59.10" among them): seconds, named "(s)". Without the fraction, "13:30" may be a time of day: it stays text.
+_DURATION = (
+    r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '([0-9]{1,2}:){0,2}[0-9]{1,2}[.][0-9]{1,3}'))"
+    r" AND BOOL_OR(CONTAINS(__c__, ':'))"
+)
+_PART = "CAST(SPLIT_PART(TRIM(__c__), ':', {n}) AS DOUBLE)"
+_SECONDS = (
+    "CASE LEN(STR_SPLIT(TRIM(__c__), ':')) "
+    f"WHEN 3 THEN {_PART.format(n=1)} * 3600 + {_PART.format(n=2)} * 60 + {_PART.format(n=3)} "
+    f"WHEN 2 THEN {_PART.format(n=1)} * 60 + {_PART.format(n=2)} ELSE CAST(TRIM(__c__) AS DOUBLE) END"
+)
+SECONDS_UNIT = "s"
 UNIT_RULES: tuple[tuple[str, str, str], ...] = (
     ("BIGINT", _ORDINAL, r"CAST(REGEXP_EXTRACT(TRIM(__c__), '[0-9]+') AS BIGINT)"),
+    ("DOUBLE", _DURATION, _SECONDS),
     ("BIGINT", f"{_FITS_UNIT} AND NOT BOOL_OR(CONTAINS(TRIM(__c__), '.'))", f"CAST({_AMOUNT_OF} AS BIGINT)"),
     ("DOUBLE", _FITS_UNIT, f"CAST({_AMOUNT_OF} AS DOUBLE)"),
 )
@@ -345,24 +361,30 @@ def name_units(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
     texts = [row[0] for row in described if _family(row[1]) == "VARCHAR"]
     if not texts:
         return {}
-    tests = [_rule_sql(rule[1], name) for name in texts for rule in UNIT_RULES]
-    verdicts = _verdicts(con, tests, _DATA)
+    candidates = [(name, rule) for name in texts for rule in UNIT_RULES]
+    sample = exp.select(exp.Star()).from_(_DATA.copy()).limit(2000).subquery("sample")
+    for source in (sample, _DATA):  # the first rows rule most columns out; one full scan confirms the rest
+        if not candidates:
+            return {}
+        verdicts = _verdicts(con, [_rule_sql(rule[1], name) for name, rule in candidates], source)
+        candidates = [item for item, ok in zip(candidates, verdicts, strict=True) if ok]
     chosen: dict[str, tuple[str, str, str]] = {}
-    for i, name in enumerate(texts):
-        fits = [rule for j, rule in enumerate(UNIT_RULES) if verdicts[i * len(UNIT_RULES) + j]]
-        if fits:
-            chosen[name] = fits[0]
+    for name, rule in candidates:  # in the order of UNIT_RULES: the narrowest first
+        chosen.setdefault(name, rule)
     if not chosen:
         return {}
-    units = _verdicts(con, [f"ANY_VALUE({_rule_sql(_UNIT_OF, n)})" for n in chosen], _DATA)
+    written = [n for n, rule in chosen.items() if rule[1] not in (_ORDINAL, _DURATION)]
+    found = _verdicts(con, [f"ANY_VALUE({_rule_sql(_UNIT_OF, n)})" for n in written], _DATA) if written else []
+    by_name = dict(zip(written, found, strict=True))
+    units = [SECONDS_UNIT if rule[1] == _DURATION else by_name.get(n) for n, rule in chosen.items()]
     renamed: dict[str, tuple[str, str]] = {}
-    taken = set(names)
+    taken = {n.casefold() for n in names}  # DuckDB's names ignore case: "Price ($)" and "price ($)" clash
     for (name, rule), unit in zip(chosen.items(), units, strict=True):
         unit = str(unit or "").strip()
         new = name
-        if rule[1] != _ORDINAL and unit and len(unit) <= MAX_UNIT_LENGTH and unit.casefold() not in name.casefold():
-            new = f"{name} ({unit})" if f"{name} ({unit})" not in taken else name
-        taken.add(new)
+        if unit and len(unit) <= MAX_UNIT_LENGTH and not _says_unit(name, unit):
+            new = f"{name} ({unit})" if f"{name} ({unit})".casefold() not in taken else name
+        taken.add(new.casefold())
         renamed[name] = (new, rule[0])
     outputs: list[exp.Expr] = [
         exp.alias_(fill(chosen[n][2], "duckdb", c=_column(n)), exp.to_identifier(renamed[n][0], quoted=True))
@@ -372,6 +394,15 @@ def name_units(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
     ]
     _rewrite(con, outputs)
     return renamed
+
+
+def _says_unit(name: str, unit: str) -> bool:
+    """The name already says the unit: "Price ($)", "Share %", "Weight kg" (a word of its own: the "g" of
+    Weight or the "l" of Volume is no unit)."""
+    folded, said = name.casefold(), unit.casefold()
+    if not said.isalpha():
+        return said in folded
+    return re.search(rf"(?<![^\W\d_]){re.escape(said)}(?![^\W\d_])", folded) is not None
 
 
 def type_columns(con: duckdb.DuckDBPyConnection, report: IngestReport, sources: tuple[str, ...]) -> None:
