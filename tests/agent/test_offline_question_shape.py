@@ -320,10 +320,17 @@ def test_a_year_over_a_column_of_names_with_years_takes_that_years_rows(csv_bind
     assert "how many games were played?" in asked.choices, asked.choices
 
 
-def test_a_year_no_column_can_take_is_asked_about_not_dropped(csv_binding):
+def test_a_year_no_column_can_take_is_said_to_be_left_out_and_a_bound_is_asked_about(csv_binding):
+    """Nothing in a table of teams and engines could hold 1998: "in 1998" names the season the table is about,
+    so the count is answered and the answer says the year was left out. "before 1998" limits rows the table
+    cannot tell apart, so it is asked about, with the question without it to choose."""
     rows = [[t, e] for t, e in zip(TEAMS, ENGINES, strict=True)]
     binding = table(csv_binding, "teams.csv", ["Team", "Engine"], rows)
-    asked = clarified(binding, "how many teams used a renault engine in 1998?").clarification
+    response = ask(binding, "how many teams used a renault engine in 1998?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons
+    assert response.answer.startswith("distinct Team is 3."), response.answer
+    assert "Note: no column matches “in 1998”, so it was left out." in response.answer, response.answer
+    asked = clarified(binding, "how many teams used a renault engine before 1998?").clarification
     assert asked is not None and "how many teams used a renault engine?" in asked.choices, asked
 
 

@@ -332,3 +332,31 @@ def test_a_difference_the_plan_does_not_compute_is_asked_about_not_answered_with
     plan = analyze(question, results)
     assert plan.clarification is not None and plan.kind == "fallback", plan
     assert "difference" in plan.clarification.question
+
+
+def test_a_year_nothing_in_the_data_could_hold_is_the_occasion_and_said_to_be_left_out():
+    """A medal table has no date, no year and no number reaching 2013: "the 2013 competition" is what the table
+    is about, so the count is answered and the year noted as left out. A bound ("before 2013") or a table that
+    could hold the year (a column of years, cells that write one) is asked about as before."""
+    plan = analyze("what was the number of gold medals won by norway during the 2013 competition?", MEDAL_TABLE)
+    assert plan.clarification is None and plan.unmapped == ["during the 2013"], plan
+    assert analyze("how many gold medals did norway win before 2013?", MEDAL_TABLE).clarification is not None
+    in_data = analyze("how many singles did they release in the 2003 season?", SINGLES)
+    assert in_data.unmapped == [] and ("Year", "=", 2003) in _filters("how many singles in the 2003 season?", SINGLES)
+    dated = TableProfile(
+        row_count=3,
+        columns=[
+            col("Player", "text", "dimension", 3, values=["A", "B", "C"]),
+            col("Born", "text", "dimension", 3, values=["August 7, 1986 (age 27)", "June 3, 1979", "May 1, 1990"]),
+        ],
+    )
+    question = "how many players were born in 1988?"
+    born = analyze(question, dated)
+    assert born.unmapped == [] and born.clarification is not None, "cells write years: 1988 is asked about"
+
+
+def test_the_top_of_a_measure_alone_is_its_largest_value():
+    spec = analyze("what was the top gold?", MEDAL_TABLE).spec()
+    assert [a["func"] for a in spec["aggregations"]] == ["max"], spec
+    ranked = analyze("what was greg schaum's top round?", DRAFT).spec()  # a place: number 1 is the top
+    assert [a["func"] for a in ranked["aggregations"]] == ["min"], ranked

@@ -224,6 +224,28 @@ _MONTH_NAMES = frozenset(MONTHS_EN) - {"may"}  # "may" is mostly the verb
 _EN_NEGATION = re.compile(r"(?<![a-z])(?:not|never)(?![a-z])|n't(?![a-z])")
 
 
+def _context_year(a: Analyzer, year: int) -> bool:
+    """ "the number of gold medals won by vietnam during the 2013 competition" over a medal table: the year names
+    the occasion the whole table is about. So only when nothing in the data could hold a year: no date or year
+    column, no number column whose range reaches it, no text cell that writes it (and every text cell known)."""
+    for view in a.schema.views:
+        if view.category in ("time", "year"):
+            return False
+        if view.kind in ("integer", "number") and view.lo is not None and view.hi is not None:
+            if float(view.lo) <= year <= float(view.hi):
+                return False
+        elif view.kind == "text":
+            if not view.values or view.distinct > len(view.values):
+                return False
+            if any(_A_YEAR.search(str(v)) for v in view.values):  # "August 7, 1986 (age 27)", "2005–06"
+                return False
+    return True
+
+
+_A_YEAR = re.compile(r"(?<!\d)(?:18|19|20)\d{2}(?!\d)")
+_BOUNDED = re.compile(r"(?:after|before|since|from|until|by)\s")  # "born before 1988" bounds rows: no context
+
+
 def unapplied_negation(a: Analyzer, plan: Plan) -> str | None:
     """ "how many swimmers did not swim", "games not scheduled for 1:00 pm": a negation the plan shows no trace of
     (no filter that leaves something out) was not understood, and answering without it answers the opposite.
@@ -351,11 +373,14 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
     conditions += [  # "released in the month of november" where no date column could take it
         w for w in leftover_words(a.text, a.taken, a.question) if fold(w) in _MONTH_NAMES and w not in conditions
     ]
-    conditions += [  # "born after 1985" with no date column to take it, "the 2012 summer olympics"
-        a.question[m.start() : m.end()].strip()
-        for m in _YEAR.finditer(a.text)
-        if a.taken.find(1, m.start("year"), m.end("year")) == -1
-    ]
+    for m in _YEAR.finditer(a.text):  # "born after 1985" with no date column to take it, "the 2012 olympics"
+        if a.taken.find(1, m.start("year"), m.end("year")) != -1:
+            continue
+        said = a.question[m.start() : m.end()].strip()
+        if _context_year(a, int(m.group("year"))) and not _BOUNDED.match(a.text, m.start()):
+            plan.unmapped = list(dict.fromkeys([*plan.unmapped, said]))  # said in the answer as left out
+        else:
+            conditions.append(said)
     kept = [  # cannot be left out: the negation, the subject of a rate ("复购率": the data has no 复购)
         *[
             n

@@ -32,6 +32,9 @@ _EN_ROLES |= {"upper_quartile": "upper quartile of {c}", "max": "max {c}"}
 Condition = tuple[Term, Filter]
 
 
+_TOP = re.compile(r"(?<![a-z])(?:top|best)(?![a-z])")
+
+
 def ask_ordinal(column: str, lang: Lang) -> Clarification:
     """ "how many rounds were there" over a Round column: its numbers are positions, and their sum means
     nothing; the questions its numbers do answer are offered instead."""
@@ -125,6 +128,8 @@ class MetricBuilder:
 
     def measure_metric(self, term: Term, func: str | None = None) -> Metric:
         func = func or self.func_for(term)
+        if func == "max" and self.a.view(term).ordinal and _TOP.search(self.a.text):
+            func = "min"  # "lorenzo's top position", "the top rank": place number 1 is the top
         if func == "sum" and self.a.view(term).ordinal and self.plan.clarification is None:
             self.plan.clarification = ask_ordinal(self.a.view(term).name, self.a.lang)
         q = self.a.cues.quantile if func == "quantile" else None
