@@ -178,3 +178,14 @@ def test_a_kind_of_thing_with_no_single_column_of_that_kind_is_not_guessed(csv_b
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert "“athlete”" in response.answer, response.answer
     assert not any(name in response.answer for name in ("Ana Silva", "Li Wei", "Tom Berg")), response.answer
+
+
+def test_who_reads_the_column_whose_header_names_people_before_another_column_of_names(csv_binding):
+    rows = [
+        ["Brazilian Grand Prix", "Michael Schumacher", "Ferrari"],
+        ["Monaco Grand Prix", "David Coulthard", "McLaren"],
+    ]
+    rows += [["Spanish Grand Prix", "Michael Schumacher", "Ferrari"]]
+    binding = table(csv_binding, "races.csv", ["Race", "Winner", "Constructor"], rows)
+    response = _answered(binding, "who had the constructor mclaren?")
+    assert response.answer.split("\n")[0] == "Winner: David Coulthard.", response.answer

@@ -8,8 +8,8 @@ that many rows repeat is listed once. Read only when the question says which col
 - "which …"/"what …" followed by a column ("what city", "which stadiums", "what is the title of …"), a column
   of whole numbers after "which" too ("which stores had 12 sales": store numbers, not their sum);
 - "who was the …" followed by a column ("who was an opponent in 1996");
-- "who …"/"谁" over a table with exactly one column of names (text, one value per row, not a condition's
-  column), else exactly one column whose header names people (客户, 姓名, Player);
+- "who …"/"谁" over a table with exactly one column whose header names people (客户, 姓名, Player, Winner),
+  else (none such) exactly one column of names (text, one value per row, not a condition's column);
 - "which swimmer …", "name a racer …", "what film …": a noun for a kind of thing no column carries reads the
   one column of people (as "who" does), of places or of titles (`kind_head`);
 - "when …"/"什么时候" over the table's one time column, "where …"/"哪里" over its one column of places;
@@ -201,16 +201,17 @@ def _one(names: list[str]) -> str | None:
 
 
 def people_column(schema: Schema, views: list[ColumnView]) -> str | None:
-    """The one column of names (one per row) among the views, else the one whose header names people."""
-    names = [v.name for v in views if _names_rows(v, schema.row_count)]
-    if len(names) != 1:
-        names = [v.name for v in views if v.category in ("id", "dimension") and _PERSON_HEADER.search(v.name)]
-    return _one(names)
+    """The one column whose header names people (Winner, Player, 姓名), else the one column of names (one per
+    row): "who had the constructor mclaren" reads Winner, not the Race column beside it."""
+    people = [v.name for v in views if v.category in ("id", "dimension") and _PERSON_HEADER.search(v.name)]
+    if len(people) == 1:
+        return people[0]
+    return _one([v.name for v in views if _names_rows(v, schema.row_count)]) if not people else None
 
 
 def _people(a: Analyzer, filtered: set[str]) -> str | None:
-    """The one column a "who"/"谁" question reads: the one column of names (one per row), else the one column
-    whose header names people (客户, 姓名, Player); None when there is no such column or more than one."""
+    """The one column a "who"/"谁" question reads: the one column whose header names people (客户, 姓名, Player),
+    else the one column of names (one per row); None when there is no such column or more than one."""
     return people_column(a.schema, [v for v in a.schema.views if v.name not in filtered])
 
 
