@@ -11,7 +11,7 @@ that many rows repeat is listed once. Read only when the question says which col
 - "who …"/"谁" over a table with exactly one column whose header names people (客户, 姓名, Player, Winner),
   else (none such) exactly one column of names (text, one value per row, not a condition's column);
 - "which swimmer …", "name a racer …", "what film …": a noun for a kind of thing no column carries reads the
-  one column of people (as "who" does), of places or of titles (`kind_head`);
+  one column whose header names that kind: people, towns, grounds or titles (`kind_head`);
 - "when …"/"什么时候" over the table's one time column, "where …"/"哪里" over its one column of places;
 - in Chinese, a column right after 哪个/哪些/什么 ("张三在哪个地区", "哪些订单的单价超过500") or right before
   是什么/是谁/有哪些 ("A1004的产品是什么", "单价超过500的订单有哪些");
