@@ -462,6 +462,7 @@ def test_a_time_a_race_took_is_compared_in_seconds_as_it_is_written(csv_binding)
         ("how many swimmers finished in less than 1:55?", 3),
         ("how many swimmers finished in under 2 minutes?", 4),
         ("how many swimmers were slower than 1:55.00?", 2),
+        ("how many swimmers finished in under 1 minute and 55 seconds?", 3),
     ):
         response = ask(binding, question)
         assert response.status == "answered" and response.verification.passed, (question, response.verification)

@@ -144,10 +144,11 @@ def _comparatives(text: str, question: str, taken: bytearray, schema: Schema) ->
 
 # A time a race took, as results write it ("1:54.32", "1:01:45") or in words ("8 minutes"): seconds, compared
 # with a column of seconds (ingest names a column of such times "Time (s)")
-_DURATION = re.compile(
-    r"(?P<clock>\d{1,2}(?::\d{2}){1,2}(?:\.\d+)?)(?![\d:])"
-    r"|(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>hours?|hrs?|minutes?|mins?|seconds?|secs?)(?![a-z])"
+_TIME_PART = r"\d+(?:\.\d+)?\s*(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)(?![a-z])"
+_DURATION = re.compile(  # "1:54.32", "8 minutes", "3 minutes and 3 seconds"
+    rf"(?P<clock>\d{{1,2}}(?::\d{{2}}){{1,2}}(?:\.\d+)?)(?![\d:])|(?P<words>{_TIME_PART}(?:\s*(?:,|and)?\s*{_TIME_PART})*)"
 )
+_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([hms])")
 _PACE = (("<", ("faster than", "quicker than", "within")), (">", ("slower than",)))
 _IN_SECONDS = re.compile(r"\((?:s|sec|secs|seconds)\)\s*$", re.IGNORECASE)
 
@@ -159,8 +160,7 @@ def seconds_of(m: re.Match[str]) -> float:
         for part in m.group("clock").split(":"):
             total = total * 60 + float(part)
         return total
-    scale = {"h": 3600, "m": 60, "s": 1}[m.group("unit")[0]]
-    return float(m.group("n")) * scale
+    return sum(float(n) * {"h": 3600, "m": 60, "s": 1}[unit] for n, unit in _PART.findall(m.group("words")))
 
 
 def _durations(text: str, question: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:

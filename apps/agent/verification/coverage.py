@@ -31,8 +31,9 @@ _TOP_N = re.compile(
 _THRESHOLD = re.compile(
     r"(?:超过|大于|高于|多于|不少于|至少|不低于|低于|小于|少于|不足|不到|不超过|over|above|more than|greater than|"
     r"less than|fewer than|below|under|at least|at most|faster than|slower than|within|>=?|<=?|≥|≤)\s*"
-    r"(?P<num>\d{1,2}(?::\d{2}){1,2}(?:\.\d+)?(?![\d:])|\d+(?:\.\d+)?\s*(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)"
-    r"(?![a-z])|[-\d.,]+\s*(?:%|万|亿|千|k|m)?)",
+    r"(?P<num>\d{1,2}(?::\d{2}){1,2}(?:\.\d+)?(?![\d:])|"
+    r"(?:\d+(?:\.\d+)?\s*(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)(?![a-z])(?:\s*(?:,|and)?\s*(?=\d)|))+"
+    r"|[-\d.,]+\s*(?:%|万|亿|千|k|m)?)",
     re.IGNORECASE,
 )
 _RELATIVE = re.compile(
@@ -104,7 +105,8 @@ def _number_of(text: str) -> float | None:
             for part in duration.group("clock").split(":"):
                 seconds = seconds * 60 + float(part)
             return round(seconds, 3)
-        return float(duration.group("n")) * {"h": 3600, "m": 60, "s": 1}[duration.group("unit").lower()]
+        parts = re.findall(r"(\d+(?:\.\d+)?)\s*([hms])", text.lower())
+        return sum(float(n) * {"h": 3600, "m": 60, "s": 1}[unit] for n, unit in parts)
     if text in _CN_SMALL:
         return float(_CN_SMALL[text])
     mentions = [m for m in find_mentions(text) if m.kind in ("number", "rank")]
