@@ -1,9 +1,10 @@
 """The WikiTableQuestions development sample, read from a folder given on the command line (questions.jsonl
 and tables/*.csv); each table is uploaded once per run as a CSV dataset through the services.
 
-Correct: for a `number` target, a number shown in the answer equals it (separators removed, 1e-6 relative);
-for a `cell` target, its text appears in the answer (case-insensitive; as a whole word when it is made of
-letters and digits). Suggested questions, echoed filters and list numbering are not part of the answer here.
+Correct: for a `number` target, a number shown in the answer equals it (separators removed, 1e-6 relative),
+and a list the answer says is empty (": none") equals 0; for a `cell` target, its text appears in the answer
+(case-insensitive; as a whole word when it is made of letters and digits). Suggested questions, echoed
+filters and list numbering are not part of the answer here.
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ def judge(question: Question, response: AskResponse) -> str:
             return f"target {question.answer!r} is not a number"
         if any(math.isclose(n.value, wanted, rel_tol=REL_TOL, abs_tol=1e-9) for n in numbers_in(text)):
             return ""
+        if wanted == 0 and re.search(r":\s*none\b", text, re.IGNORECASE):
+            return ""  # "other rows with the same Bronze as Germany: none" is how many: 0
         return f"no number equal to {question.answer}"
     target = " ".join(question.answer.split())
     return "" if shows_label(" ".join(text.split()), target) else f"{question.answer!r} not in the answer"

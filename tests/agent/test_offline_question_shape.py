@@ -244,6 +244,35 @@ def test_a_comparison_it_cannot_read_plainly_is_refused_not_reversed(csv_binding
         assert not any(ch.isdigit() for ch in shown), (question, response.answer)
 
 
+def test_the_row_before_or_after_a_named_one_is_read_on_the_column_that_orders_them(csv_binding):
+    rows = [
+        ["Ann Lee", "Labour", "2001-05-01", 3],
+        ["Bo Chen", "Green", "1998-03-15", 1],
+        ["Cy Park", "Labour", "1990-01-10", 4],
+        ["Di Ross", "Labour", "2010-07-20", 2],
+        ["Ed Moss", "Green", "2004-11-02", 5],
+    ]
+    binding = table(csv_binding, "members.csv", ["Name", "Party", "Took office", "Rank"], rows)
+    after = ask(binding, "who was the next member from the labour party after ann lee?")
+    assert after.status == "answered" and after.verification.passed, after.verification.reasons
+    assert [s.tool for s in after.audit.steps] == ["get_schema", "run_query", "run_query"], "the named row first"
+    nearest = after.answer.split("\n")[1]
+    assert "Di Ross" in nearest and "Ed Moss" not in nearest, after.answer  # the Labour one, by date
+    before = ask(binding, "who took office before ed moss?")
+    assert before.status == "answered" and before.verification.passed, before.verification.reasons
+    nearest = before.answer.split("\n")[1]
+    assert "Ann Lee" in nearest and "Bo Chen" not in nearest and "Di Ross" not in nearest, before.answer
+    assert "nearest first" in before.answer, "the earlier ones are in the table"
+    placed = ask(binding, "who finished after di ross?")  # a finishing place: the Rank column, not the date
+    assert placed.status == "answered" and placed.verification.passed, placed.verification.reasons
+    assert "Ann Lee" in placed.answer.split("\n")[1], placed.answer
+    for question in ["what song comes after di ross?", "who finished before bo chen?"]:
+        response = ask(binding, question)  # the first has no place column to read; nothing is before rank 1
+        shown = response.answer.split(">>")[0]
+        assert response.status == "answered", (question, response.answer)
+        assert "Ann Lee" not in shown and "Cy Park" not in shown, (question, response.answer)
+
+
 def test_a_long_list_of_rows_compared_says_some_were_left_out(csv_binding):
     rows = [["Kabul", 1]] + [[f"Province {i}", 10 + i] for i in range(60)]
     binding = table(csv_binding, "provinces.csv", ["Province", "Districts"], rows)

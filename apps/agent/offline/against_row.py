@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
+from apps.agent.offline import lookup
 from apps.agent.offline.drafts import MAX_LISTED, ResultView, Writer, _labelled, reference
 from apps.agent.offline.plan import Anchor, Group, Metric, Plan, Shown, filter_label
 from apps.agent.offline.schema_terms import Schema, Term
@@ -31,6 +32,11 @@ _GREATER = "more|greater|higher|larger|bigger|longer|taller|older|heavier|later"
 _SMALLER = "less|fewer|lower|smaller|shorter|younger|lighter|earlier"
 _THAN = re.compile(rf"(?<![a-z])(?P<word>{_GREATER}|{_SMALLER})(?P<span>(?:\s+[^\s]+){{0,4}}?)\s+than\s+(?:the\s+)?$")
 _SAME = re.compile(r"(?<![a-z])the same(?P<span>(?:\s+[^\s]+){0,10}?)\s+as\s+(?:the\s+)?$")
+# "what film was released before devakanya", "who finished after rossi": the row just before or after the named
+# one on the column that orders them (a date or year; a finishing place where the question says finished)
+_ORDER = re.compile(r"(?<![a-z])(?P<word>before|after)\s+(?:the\s+)?[\"'“‘]?$")
+_PLACED = re.compile(r"(?<![a-z])(?:finish(?:ed|es|ing)?|came|comes|come|placed?|ranked)(?![a-z])")
+_PLACE_WORDS = frozenset(("rank", "ranking", "pos", "position", "place", "placing", "finish"))
 _SAME_AS_WHICH = re.compile(r"(?:\s+[a-z]+){0,3}?\s+the same(?P<span>(?:\s+[^\s]+){0,10}?)\s+as\s+(?:what|which|who)\b")
 _ZH_AGAINST = re.compile(r"(?<![对相])比\s*$")
 _ZH_AFTER = re.compile(r"^\s*(?:的)?(?:(?P<more>高|多|大|贵|长)|(?P<less>低|少|小|便宜|短))")
@@ -44,7 +50,8 @@ _COUNT_ZH = re.compile(r"多少个|几个|多少家|几家|多少种|几种|有�
 
 
 def _anchor_term(a: Analyzer, values: list[Term]) -> tuple[Term, str, int, int] | None:
-    """The named value, the comparison's operator and where the compared column may be named (start, end)."""
+    """The named value, the comparison's operator and where the compared column may be named (start, end);
+    for "before"/"after" the span is empty (-1, -1): the ordering column is found by `_ordering`."""
     for term in values:
         before = a.text[: term.start]
         if a.lang == "zh":
@@ -64,7 +71,28 @@ def _anchor_term(a: Analyzer, values: list[Term]) -> tuple[Term, str, int, int] 
         if than is not None:
             op = ">" if re.fullmatch(_GREATER, than.group("word")) else "<"
             return term, op, than.start("span"), than.end("span")
+        order = _ORDER.search(before) if a.lang == "en" else None
+        if order is not None:
+            return term, "<" if order.group("word") == "before" else ">", -1, -1
     return None
+
+
+def _ordering(a: Analyzer, anchor: Term) -> str | None:
+    """The one column "before"/"after" a named row reads: a finishing place where the question says finished,
+    came or placed (Rank, Pos.: before is the smaller number), else a date or a year; the one the question
+    names, else the table's only one. None when there is none or more than one."""
+    named = [a.schema.by_name[t.column] for t in a.terms if t.kind == "column" and t.column != anchor.column]
+    if _PLACED.search(a.text):
+        fits = [v for v in (*named, *a.schema.views) if v.ordinal and _PLACE_WORDS & set(_words_of(v.name))]
+    else:
+        fits = [v for v in (*named, *a.schema.views) if v.category in ("time", "year")]
+    said = [v.name for v in fits if v in named]
+    found = list(dict.fromkeys(said or [v.name for v in fits]))
+    return found[0] if len(found) == 1 else None
+
+
+def _words_of(name: str) -> list[str]:
+    return re.findall(r"[a-z]+", name.lower())
 
 
 def _compared(a: Analyzer, anchor: Term, start: int, end: int, op: str) -> str | None:
@@ -99,10 +127,11 @@ def read(a: Analyzer) -> Plan | None:
         return None  # two values of one column: which rows are meant is not one condition each
     if _NUMBER.search(_outside(a.text, [term, *others])):
         return None  # "in 1990": a number the comparison does not read (a year, a threshold)
-    compared = _compared(a, term, start, end, op)
+    nearest = start < 0  # "before"/"after": the rows nearest the named one on the column that orders them
+    compared = _ordering(a, term) if nearest else _compared(a, term, start, end, op)
     if compared is None:
         return None
-    anchor = _anchor(a, term, compared, op)
+    anchor = _anchor(a, term, compared, op, nearest=nearest)
     plan = Plan(lang=a.lang, anchor=anchor, question_kind="against_row")
     plan.filters = [Filter(column=t.column, op="=", value=t.value) for t in others]  # "how many girls …"
     counting = _COUNT_ZH.search(a.text) if a.lang == "zh" else _COUNT_EN.match(a.text)
@@ -110,14 +139,24 @@ def read(a: Analyzer) -> Plan | None:
         return None  # how many groups qualify is no cell of a query: not answered with a number nobody computed
     if counting:
         target = a.cues.count_target
-        if _unread_columns(a, {compared, anchor.column, *([target.column] if target else [])}):
+        if _unread_columns(a, {compared, anchor.column, *columns, *([target.column] if target else [])}):
             return None
         name = "行数" if a.lang == "zh" else "rows"
         plan.metrics = [Metric(name, "count")]
         plan.shown = [Shown(name)]
         return plan
+    return _listing(a, plan, term, columns)
+
+
+def _listing(a: Analyzer, plan: Plan, term: Term, filtered: list[str]) -> Plan | None:
+    """The rows (or groups) compared with the named one, listed: the column asked for beside the compared one."""
+    anchor = plan.anchor
+    assert anchor is not None  # noqa: S101 - only anchored plans come here
+    compared, op, nearest = anchor.compared, anchor.op, anchor.nearest
     listed = _listed_column(a, anchor)
-    if _unread_columns(a, {listed, compared, anchor.column}):
+    if _unread_columns(a, {listed, compared, anchor.column, *filtered}):
+        return None  # (a column named beside its value, "the labour party", is read by that value's filter)
+    if nearest and not _head_fits(a, term, listed):
         return None
     if anchor.func:
         if listed != anchor.column:
@@ -129,17 +168,37 @@ def read(a: Analyzer) -> Plan | None:
     else:
         plan.kind = "rows"
         plan.row_columns = list(dict.fromkeys([listed, compared]))
-    plan.sort = [Sort(by=anchor.measured, desc=op != "<")]
+    plan.sort = [Sort(by=anchor.measured, desc=op == "<" if nearest else op != "<")]  # nearest first, if asked
     plan.limit = MAX_ROWS
     return plan
 
 
-def _anchor(a: Analyzer, term: Term, compared: str, op: str) -> Anchor:
+def _nearest(anchor: Anchor, result: ResultView, writer: Writer, listed: str, relation: str) -> list[str]:
+    """The rows right before (or after) the named one: those tied nearest it, then where the others are."""
+    first = result.cell(0, anchor.compared)
+    tied = [i for i in range(min(len(result.rows), MAX_LISTED)) if result.cell(i, anchor.compared) == first]
+    named = [
+        _labelled(writer.label(i, listed), f"{anchor.compared} {writer.label(i, anchor.compared)}")
+        if listed != anchor.compared
+        else writer.label(i, listed)
+        for i in tied
+    ]
+    lines = [_("%(relation)s: %(rows)s.") % {"relation": relation, "rows": "; ".join(named)}]
+    if result.row_count > len(tied):
+        lines.append(
+            _("The other rows before it are in the table, nearest first.")
+            if anchor.op == "<"
+            else _("The other rows after it are in the table, nearest first.")
+        )
+    return lines
+
+
+def _anchor(a: Analyzer, term: Term, compared: str, op: str, *, nearest: bool = False) -> Anchor:
     """The named row; where its value spans many rows (华东 of an orders table), its group's total or average."""
     said = a.cues.unsupported[1] if a.cues.unsupported else ""
     view = a.schema.by_name[compared]
-    if a.schema.by_name[term.column].unique or view.category != "measure":
-        return Anchor(column=term.column, value=term.value, compared=compared, op=op, said=said)
+    if nearest or a.schema.by_name[term.column].unique or view.category != "measure":
+        return Anchor(column=term.column, value=term.value, compared=compared, op=op, said=said, nearest=nearest)
     func = "avg" if view.averaged else "sum"
     if a.lang == "zh":
         name = f"{compared}合计" if func == "sum" else f"平均{compared}"
@@ -158,6 +217,23 @@ def _listed_column(a: Analyzer, anchor: Anchor) -> str:
         if chosen:
             return chosen[0]
     return anchor.column
+
+
+_HEAD_NOUN = re.compile(r"^\s*(?:what|which)\s+(?P<noun>[a-z]+)")
+
+
+def _head_fits(a: Analyzer, term: Term, listed: str) -> bool:
+    """ "what film was released before devakanya": the kind of thing asked for is the column listed (a column
+    named there, or a noun of titles, people or places whose one column it is); "what song comes after …" over
+    a table of people is not read."""
+    head = _HEAD_NOUN.match(a.text)
+    if head is None or head.group("noun") in ("is", "was", "are", "were", "did", "does", "do", "has", "had"):
+        return True
+    named = [t for t in a.terms if t.kind == "column" and t.start <= head.start("noun") < t.end]
+    if named:
+        return named[0].column == listed
+    kind = lookup.kind_head(a.text, a.schema, [t for t in a.terms if t is not term])
+    return kind is not None and kind.column == listed
 
 
 def _unread_columns(a: Analyzer, read: set[str]) -> bool:
@@ -201,6 +277,12 @@ def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, fol
                 "<": _("%(groups)s with a lower %(compared)s than %(name)s"),
                 "=": _("Other %(groups)s with the same %(compared)s as %(name)s"),
             }[anchor.op] % {**said, "groups": anchor.column}
+        elif anchor.nearest:
+            relation = (
+                _("Right before %(name)s by %(compared)s")
+                if anchor.op == "<"
+                else _("Right after %(name)s by %(compared)s")
+            ) % said
         else:
             relation = {
                 "=": _("Other rows with the same %(compared)s as %(name)s"),
@@ -215,6 +297,8 @@ def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, fol
             )
         elif not result.rows:
             lines.append(_("%(relation)s: none.") % {"relation": relation})
+        elif anchor.nearest and not anchor.func:
+            lines += _nearest(anchor, result, Writer(plan, result, schema), plan.row_columns[0], relation)
         else:
             lines.append(_("%(relation)s:") % {"relation": relation})
             listed, compared = (

@@ -364,7 +364,7 @@ def _intents(text: str, taken: bytearray, cues: Cues) -> None:
 _SAME_AS = re.compile(r"(?<![a-z])the same(?: [a-z]+){0,10} as(?![a-z])")
 # "more than X", "the same as X", "比X": against one named row; "other than X" only leaves X out (a negation)
 _AGAINST_ROW = re.compile(
-    r"(?:(?<![a-z])(?<!other )(?<!rather )(?:than|as|before|after)\s+(?:the\s+)?|(?<![对相])比\s*)$"
+    r"(?:(?<![a-z])(?<!other )(?<!rather )(?:than|as|before|after)\s+(?:the\s+)?[\"'“‘]?|(?<![对相])比\s*)$"
 )
 
 
@@ -389,7 +389,7 @@ def _unsupported(
         if any(v.column == t.column and v.value != t.value for v in values):
             continue  # "A 比 B 多多少", "how many more medals did A win than B": two named groups compared
         if against is not None and against.end() == t.start:
-            return "row_compare", question[against.start() : against.end()].strip()  # the value is not quoted
+            return "row_compare", question[against.start() : against.end()].strip(" \"'“‘")  # not the value
     return None
 
 

@@ -95,6 +95,12 @@ def _analysis(transcript: Transcript, move: Move) -> str:
         )
     if name == "run_query":
         spec = _mapping(args.get("spec"))
+        if move.purpose == "anchor":
+            return _("First read the named row's value, to compare the other rows with: %(query)s.") % {
+                "query": describe_query(spec)
+            }
+        if move.purpose == "compared":
+            return _("Then compare the other rows with that value: %(query)s.") % {"query": describe_query(spec)}
         if any(c.name == "run_query" and c.ok for c in transcript.calls):
             return _("A second query computes the overall change of the series: %(query)s.") % {
                 "query": describe_query(spec)

@@ -25,6 +25,7 @@ class Anchor:
     said: str = ""  # the question's words for the comparison ("the same", "than"), for a refusal
     func: str | None = None
     name: str = ""
+    nearest: bool = False  # "before"/"after" the named row: the rows nearest it first, those tied nearest named
 
     @property
     def measured(self) -> str:

@@ -61,14 +61,15 @@ def ask_about_single_row(a: Analyzer, plan: Plan) -> Clarification | None:
         if f.op == "="
         and isinstance(f.value, str)
         and f.column in a.schema.by_name
-        and a.schema.by_name[f.column].distinct >= ONE_ROW_EACH * rows
+        and a.schema.by_name[f.column].distinct >= ONE_ROW_EACH * rows * (1 - a.schema.by_name[f.column].null_ratio)
     ]
     value = str(single[0].value) if single else ""
     if not value or any(ch.isdigit() for ch in value):
         return None
     column = single[0].column
     others = [v for v in a.schema.views if v.name != column and not any(ch.isdigit() for ch in v.name)]
-    measures = ([v for v in others if v.category == "measure"] or others)[:MAX_CHOICES]
+    counted = [v for m in plan.metrics for v in others if m.func == "nunique" and m.column == v.name]
+    measures = list(dict.fromkeys(counted + ([v for v in others if v.category == "measure"] or others)))[:MAX_CHOICES]
     with speaking(a.lang):
         question = _(
             "“%(value)s” is a single row, so counting its rows says nothing. Which of its columns holds the "

@@ -34,6 +34,7 @@ class Move:
 
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     draft: str = ""
+    purpose: str = ""  # "anchor" / "compared": the two queries of a comparison with one named row
 
 
 log = logging.getLogger(__name__)
@@ -226,7 +227,8 @@ class Planner:
         """Compared with one named row: its value first, then the rows compared with it (against_row.py)."""
         queries = self.t.of("run_query")
         if not queries:
-            return Move(calls=[("run_query", {"spec": anchor.spec(plan.filters), **_table_args(table)})])
+            spec = anchor.spec(plan.filters)
+            return Move(calls=[("run_query", {"spec": spec, **_table_args(table)})], purpose="anchor")
         first = _view(queries[0]) if queries[0].ok else None
         value = against_row.anchor_value(anchor, first) if first is not None else None
         if first is None or value is None:  # the named row holds no single value to compare with
@@ -236,7 +238,7 @@ class Planner:
         where, having = anchor.conditions(value)
         plan.filters, plan.having = [*plan.filters, *where], [*plan.having, *having]
         if len(queries) == 1:
-            return Move(calls=[("run_query", {"spec": plan.spec(), **_table_args(table)})])
+            return Move(calls=[("run_query", {"spec": plan.spec(), **_table_args(table)})], purpose="compared")
         if not queries[1].ok:
             return Move(draft=self.cannot_read())
         questions = follow_ups(schema, plan, self.lang, self.t.question)
