@@ -273,6 +273,33 @@ def test_the_row_before_or_after_a_named_one_is_read_on_the_column_that_orders_t
         assert "Ann Lee" not in shown and "Cy Park" not in shown, (question, response.answer)
 
 
+def test_a_number_written_against_a_column_of_positions_names_one_of_them(csv_binding):
+    rows = [
+        [1, 2001, "Ann Lee", "Canada"],
+        [2, 2001, "Bo Chen", "Finland"],
+        [2, 2002, "Cy Park", "Canada"],
+        [3, 2002, "Di Ross", "Sweden"],
+        [7, 2003, "Ed Moss", "Canada"],
+        [7, 2003, "Fay Wu", "Finland"],
+    ]
+    binding = table(csv_binding, "draft.csv", ["Round", "Season", "Player", "Nationality"], rows)
+    for question, count in [
+        ("how many players from canada were taken in round seven?", 1),
+        ("how many players were taken in the 2nd round?", 2),
+        ("how many players were picked in round #7?", 2),
+    ]:
+        response = ask(binding, question)
+        assert response.status == "answered" and response.verification.passed, (question, response.answer)
+        assert response.answer.startswith(f"distinct Player is {count}."), (question, response.answer)
+    looked_up = ask(binding, "what nationality was the player in round 3?")
+    assert looked_up.status == "answered" and looked_up.verification.passed, looked_up.verification.reasons
+    assert "Sweden" in looked_up.answer and "Round = 3" in looked_up.answer, looked_up.answer
+    assert "total Round" not in looked_up.answer, "a position is a row's, never a group's total"
+    # a number the column cannot hold is no position of it: the 1st season of seasons named by years
+    season = ask(binding, "how many players were taken in the 1st season?")
+    assert "Season = 1" not in season.answer, season.answer
+
+
 def test_a_long_list_of_rows_compared_says_some_were_left_out(csv_binding):
     rows = [["Kabul", 1]] + [[f"Province {i}", 10 + i] for i in range(60)]
     binding = table(csv_binding, "provinces.csv", ["Province", "Districts"], rows)

@@ -205,7 +205,44 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
                 found.append(Threshold(column, op, number, label, m.start(), m.end()))
                 _claim(taken, m.start(), m.end())
     found += _ranges(text, question, taken, schema, measures)
-    return found + _amounts(text, question, taken, schema, measures, terms)
+    return found + _amounts(text, question, taken, schema, measures, terms) + _positions(text, taken, schema)
+
+
+# "the 1st position", "in 3rd place", "the 2001 season", "round seven", "pick #15": a number written against a
+# column of positions or occasions names one of them (= that number), when the column holds it
+_POSITION_BEFORE = re.compile(r"(?<![\w.,#/:-])(?P<n>\d+|[a-z]+)(?:st|nd|rd|th)?\s+$")
+_POSITION_AFTER = re.compile(r"\s*(?:#|no\.?|number)?\s*(?P<n>\d+|[a-z]+)(?:st|nd|rd|th)?(?![\w.,/:%-])")
+
+
+def _position_number(word: str) -> int | None:
+    if word.isdigit():
+        return int(word)
+    return lx.EN_NUMERALS.get(word) or lx.EN_ORDINALS.get(word)
+
+
+def _positions(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
+    found = []
+    for view in schema.views:
+        if not view.ordinal or view.kind != "integer" or view.lo is None or view.hi is None:
+            continue
+        for alias, _strength in view.aliases:
+            for m in alias_pattern(alias, column=True).finditer(text):
+                before = _POSITION_BEFORE.search(text, 0, m.start())
+                after = _POSITION_AFTER.match(text, m.end())
+                for said in (before, after):
+                    if said is None or not _free(taken, said.start("n"), said.end()):
+                        continue
+                    n = _position_number(said.group("n"))
+                    if n is None or not view.lo <= n <= view.hi:
+                        continue
+                    start = (
+                        said.start("n")
+                        if said is before
+                        else m.end() + len(said.group(0)) - len(said.group(0).lstrip())
+                    )
+                    found.append(Threshold(view.name, "=", n, str(n), start, said.end()))
+                    _claim(taken, start, said.end())
+    return found
 
 
 # "did china obtain 5 silver medals", "the group with only 6 caucusing members": a count written right before a

@@ -386,6 +386,19 @@ EN_NUMERALS = {
     "ten": 10,
 }
 
+EN_ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+}
+
 # Words that carry no column meaning; what is left after these and every recognised term is what
 # the planner could not map.
 FILLER_ZH = (

@@ -251,8 +251,8 @@ class MetricBuilder:
             return
         for t in list(cues.thresholds):
             view = self.a.schema.by_name[t.column]
-            if view.category != "measure":
-                continue
+            if view.category != "measure" or view.ordinal:
+                continue  # "the player in round 3": a position is a row's, never a group's total
             func = "avg" if view.averaged else "sum"
             metric = self.add(Metric(self.agg_name(func, t.column), func, t.column), t.start)
             self.plan.having.append(Filter(column=metric.name, op=t.op, value=t.value))
