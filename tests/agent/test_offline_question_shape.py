@@ -300,6 +300,25 @@ def test_a_number_written_against_a_column_of_positions_names_one_of_them(csv_bi
     assert "Season = 1" not in season.answer, season.answer
 
 
+def test_a_verb_names_the_column_of_the_ones_who_do_it(csv_binding):
+    rows = [
+        ["The Lost City", "Ann Lee", "Bo Chen", 2001],
+        ["Red Sky", "Cy Park", "Bo Chen", 2003],
+        ["Blue Moon", "Ann Lee", "Di Ross", 2005],
+        ["Green Hill", "Ed Moss", "Di Ross", 2007],
+    ]
+    binding = table(csv_binding, "films.csv", ["Title", "Director", "Producer(s)", "Year"], rows)
+    for question, first_line in [
+        ("who directed red sky?", "Director: Cy Park."),
+        ("who produced green hill?", "Producer(s): Di Ross."),
+        ("in 2005 ann lee directed which film?", "Title: Blue Moon."),
+        ("how many films were produced by bo chen?", "count is 2."),
+    ]:
+        response = ask(binding, question)
+        assert response.status == "answered" and response.verification.passed, (question, response.answer)
+        assert response.answer.split("\n")[0] == first_line, (question, response.answer)
+
+
 def test_a_long_list_of_rows_compared_says_some_were_left_out(csv_binding):
     rows = [["Kabul", 1]] + [[f"Province {i}", 10 + i] for i in range(60)]
     binding = table(csv_binding, "provinces.csv", ["Province", "Districts"], rows)

@@ -412,10 +412,17 @@ def test_numbers_written_with_a_unit_become_numbers_and_the_unit_moves_to_the_na
 
 
 def test_a_column_with_two_units_or_words_among_the_numbers_stays_text(tmp_path):
-    body = "Name,Height,Note\nA,1.65 m,12 kg\nB,166 cm,n/a\nC,1.70 m,15 kg\n"
+    body = "Name,Height,Note,Speed\nA,1.65 m,12 kg,5 Mb\nB,166 cm,n/a,7 MB\nC,1.70 m,15 kg,8 Mbs\n"
     _report, types, rows = ingest(write(tmp_path, "t.csv", body))
-    assert types == {"Name": "VARCHAR", "Height": "VARCHAR", "Note": "VARCHAR"}
-    assert rows[1] == ("B", "166 cm", "n/a")
+    assert types == {"Name": "VARCHAR", "Height": "VARCHAR", "Note": "VARCHAR", "Speed": "VARCHAR"}
+    assert rows[1] == ("B", "166 cm", "n/a", "7 MB")
+
+
+def test_a_unit_written_in_the_singular_and_the_plural_is_one_unit(tmp_path):
+    body = "Name,Left,Score\nA,1 year,3 pts\nB,6 years,1 pt\nC,11 years,10 pts\n"
+    _report, types, rows = ingest(write(tmp_path, "t.csv", body))
+    assert types == {"Name": "VARCHAR", "Left (years)": "BIGINT", "Score (pts)": "BIGINT"}
+    assert [r[1:] for r in rows] == [(1, 3), (6, 1), (11, 10)]
 
 
 def test_codes_that_look_like_numbers_with_a_unit_stay_as_written(tmp_path):

@@ -63,6 +63,7 @@ _KIND_HEAD = re.compile(
     r"^\s*(?:(?:which|what)\s+|name\s+(?:a|an|the|one|all)\s+|who\s+(?:is|was|are|were)\s+(?:the|a|an)\s+)"
     r"(?:(?:only|other|one)\s+)?(?P<noun>[a-z]+)(?![a-z\-'])"
 )
+_KIND_LATER = re.compile(r"(?<![a-z])(?:which|what)\s+(?:(?:only|other|one)\s+)?(?P<noun>[a-z]+)(?![a-z\-'])")
 _PERSON_NOUN = re.compile(
     r"(?:person|people|player|athlete|swimmer|runner|racer|rider|driver|competitor|contestant|performer|artist|singer|"
     r"actor|actress|senator|politician|candidate|coach|finisher|skater|skier|cyclist|boxer|wrestler|golfer|"
@@ -135,8 +136,12 @@ def asked_column(a: Analyzer) -> str | None:
         if found is not None or not a.text.lstrip().startswith("who"):
             return found
     filtered = {t.column for t in a.terms if t.kind == "value"}
-    if _WHO.match(a.text):
-        return _people(a, filtered)
+    who = _WHO.match(a.text)
+    if who is not None:  # "who directed red sky", "who hosted it": the column the verb names, else the people
+        done = [
+            t for t in a.terms if t.kind == "column" and t.start == who.end() and a.view(t).category in _NAMED_KINDS
+        ]
+        return done[0].column if done and done[0].column not in filtered else _people(a, filtered)
     if _WHEN.match(a.text) and a.time_col is not None and a.time_col.name not in filtered:
         return a.time_col.name
     if _WHERE.match(a.text):
@@ -177,7 +182,7 @@ def kind_head(text: str, schema: Schema, terms: list[Term]) -> Term | None:
     """The column a kind of thing at the head of an English question stands for ("which swimmer", "name a
     racer", "what film"), when no column is named there: the one column of people, of places or of titles, not
     one the question filters on. None when the word is no such noun or the table has no single such column."""
-    head = _KIND_HEAD.match(text)
+    head = _KIND_HEAD.match(text) or _KIND_LATER.search(text)  # "… all directed which film?"
     if head is None or any(t.start < head.end("noun") and head.start("noun") < t.end for t in terms):
         return None
     noun = head.group("noun")

@@ -221,12 +221,25 @@ def _aliases(name: str, flag: bool, synonyms: Sequence[str] = ()) -> tuple[tuple
             found[fold(form)] = max(found.get(fold(form), 0.0), strength)
     for part in _parts(folded):
         found.setdefault(part, PART)
+        for verb in _done_by(part):  # "produced" names the Producer(s) column, "directed" the Director
+            found.setdefault(verb, PART)
     for spelt in _spelt_out(folded):
         found.setdefault(spelt, CORE)
     if _SOLD.search(folded) and _COUNTED.search(folded):  # 销售数量, sales_qty: what 销量 / units sold mean
         for form in ("销量", "sales volume", "units sold"):
             found[form] = max(found.get(form, 0.0), CONCEPT)
     return tuple(sorted(found.items()))
+
+
+_AGENT = re.compile(r"^(?P<stem>[a-z]{5,})(?:er|or)$")
+
+
+def _done_by(word: str) -> list[str]:
+    """What the one who does it does: "producer" -> "produc(e)" (produced, producing), "director" -> "direct"
+    (directed), "manufacturer" -> "manufactur(e)". Stems under five letters are left out: "played" is not the
+    Player column, nor "won" the Winner."""
+    agent = _AGENT.match(word)
+    return [agent.group("stem"), agent.group("stem") + "e"] if agent else []
 
 
 _UNIT_SUFFIX = re.compile(r"^(.*\S)\s*\([^()]{1,12}\)$")

@@ -323,9 +323,11 @@ _AMOUNT = r"[+-]?([0-9]{1,3}(,[0-9]{3}){1,4}|[0-9]{1,15})([.][0-9]+)?"
 # a one-letter unit only after a space ("5 L", "3 m"): "12A" is a seat or a code
 _WITH_UNIT = rf"([$€£¥] ?{_AMOUNT}|{_AMOUNT} ?(%|‰|[A-Za-z]{{2,12}}[.]?|元|件|个|人|次|天)|{_AMOUNT} [A-Za-z][.]?)"
 _UNIT_OF = r"TRIM(REGEXP_REPLACE(TRIM(__c__), '[+-]?[0-9][0-9,]*([.][0-9]+)?', ''))"
+# "1 year" and "6 years" are one unit: a plural s after two letters or more is dropped before units are compared
+_ONE_UNIT = rf"REGEXP_REPLACE({_UNIT_OF}, '^([A-Za-z]{{2,}})s$', '\1')"  # case kept: Mb is no MB
 _NOT_UNITS = r"(?i)(bc|bce|ad|ce|b[.]c[.]|a[.]d[.]|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*[.]?)"
 _FITS_UNIT = (
-    f"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '{_WITH_UNIT}')) AND COUNT(DISTINCT {_UNIT_OF}) = 1"
+    f"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '{_WITH_UNIT}')) AND COUNT(DISTINCT {_ONE_UNIT}) = 1"
     " AND NOT BOOL_OR(REGEXP_MATCHES(TRIM(__c__), '^[$€£¥]? ?0[0-9]'))"  # 007A, 02134 MA: codes, kept as written
     f" AND NOT BOOL_OR(REGEXP_FULL_MATCH({_UNIT_OF}, '{_NOT_UNITS}'))"
 )
@@ -374,7 +376,7 @@ def name_units(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
     if not chosen:
         return {}
     written = [n for n, rule in chosen.items() if rule[1] not in (_ORDINAL, _DURATION)]
-    found = _verdicts(con, [f"ANY_VALUE({_rule_sql(_UNIT_OF, n)})" for n in written], _DATA) if written else []
+    found = _verdicts(con, [f"MAX({_rule_sql(_UNIT_OF, n)})" for n in written], _DATA) if written else []
     by_name = dict(zip(written, found, strict=True))
     units = [SECONDS_UNIT if rule[1] == _DURATION else by_name.get(n) for n, rule in chosen.items()]
     renamed: dict[str, tuple[str, str]] = {}
