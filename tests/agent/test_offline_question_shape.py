@@ -319,6 +319,21 @@ def test_a_verb_names_the_column_of_the_ones_who_do_it(csv_binding):
         assert response.answer.split("\n")[0] == first_line, (question, response.answer)
 
 
+def test_an_outcome_said_with_a_verb_keeps_the_rows_of_that_outcome(csv_binding):
+    rows = [
+        ["Winner", 1981, "Bastad", "Clay"],
+        ["Runner-up", 1981, "Bordeaux", "Clay"],
+        ["Winner", 1982, "Paris", "Hard"],
+        ["Runner-up", 1983, "Rome", "Clay"],
+        ["Winner", 1984, "Madrid", "Clay"],
+    ]
+    binding = table(csv_binding, "finals.csv", ["Outcome", "Year", "Championship", "Surface"], rows)
+    for question, count in [("how many titles did he win?", 3), ("how many finals did he lose on clay?", 2)]:
+        response = ask(binding, question)
+        assert response.status == "answered" and response.verification.passed, (question, response.answer)
+        assert response.answer.split("\n")[0] == f"count is {count}.", (question, response.answer)
+
+
 def test_a_long_list_of_rows_compared_says_some_were_left_out(csv_binding):
     rows = [["Kabul", 1]] + [[f"Province {i}", 10 + i] for i in range(60)]
     binding = table(csv_binding, "provinces.csv", ["Province", "Districts"], rows)

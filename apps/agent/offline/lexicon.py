@@ -102,7 +102,7 @@ GENERIC_PARTS = frozenset(
 FLAG_PREFIXES = ("是否", "有无", "is_", "has_", "was_", "if_", "is ", "has ", "was ")
 TRUE_VALUES = frozenset({"是", "yes", "y", "true", "t", "1", "有"})
 
-# Well-known values said in the other language (a dataset's "Mobile" is what 移动端 means).
+# Well-known values said in other words (a dataset's "Mobile" is what 移动端 means, its "Winner" what won means).
 VALUE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "mobile": ("移动端", "手机端", "手机"),
     "desktop": ("桌面端", "电脑端", "pc"),
@@ -120,6 +120,11 @@ VALUE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "marketing": ("市场部",),
     "finance": ("财务部",),
     "support": ("客服部", "支持部"),
+    # outcomes said with a verb: "how many titles did he win" keeps the rows whose Outcome is Winner
+    "winner": ("won", "win", "winning"),
+    "won": ("win", "winning"),
+    "runner-up": ("lost", "lose", "losing"),
+    "lost": ("lose", "losing"),
 }
 
 # Rates that are a ratio of two concepts ("conversion rate" = conversions / sessions).
