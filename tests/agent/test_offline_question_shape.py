@@ -83,8 +83,15 @@ def test_an_exact_value_inside_other_names_stays_exact(csv_binding):
     assert "7" in response.answer and "14" not in response.answer, response.answer
 
 
-def test_a_question_asking_what_year_is_not_answered_with_a_count(season):
-    asked = clarified(season, "what year was the first success?").clarification
+def test_a_question_asking_what_year_is_not_answered_with_a_count(season, csv_binding):
+    # the one column of years (Season) is what "year" names: the earliest one meeting the condition
+    response = ask(season, "what year was the first success?")
+    assert response.status == "answered" and response.verification.passed, response.answer
+    assert response.answer.split("\n")[0] == "earliest Season is 1990.", response.answer
+    binding = table(
+        csv_binding, "missions.csv", ["Team", "Mission result"], [[t, r] for t, r in zip(TEAMS, RESULTS, strict=True)]
+    )
+    asked = clarified(binding, "what year was the first success?").clarification  # no column of years at all
     assert asked is not None and "what year" in asked.question, asked.question
 
 
@@ -332,6 +339,20 @@ def test_an_outcome_said_with_a_verb_keeps_the_rows_of_that_outcome(csv_binding)
         response = ask(binding, question)
         assert response.status == "answered" and response.verification.passed, (question, response.answer)
         assert response.answer.split("\n")[0] == f"count is {count}.", (question, response.answer)
+
+
+def test_a_place_is_read_as_written_and_the_highest_is_number_one(csv_binding):
+    rows = [[2001, "Tier 2", 3], [2002, "Tier 2", 1], [2003, "Tier 1", 8], [2004, "Tier 1", 12]]
+    binding = table(csv_binding, "seasons.csv", ["Season", "Division", "Position"], rows)
+    for question, first_line in [
+        ("what was the position in 2003?", "Position: 8."),  # read, not added up
+        ("what is the only year with the 1st position?", "Season: 2002."),  # the one column of years
+        ("what was the highest position?", "min Position is 1."),
+        ("what was their lowest position?", "max Position is 12."),
+    ]:
+        response = ask(binding, question)
+        assert response.status == "answered" and response.verification.passed, (question, response.answer)
+        assert response.answer.split("\n")[0] == first_line, (question, response.answer)
 
 
 def test_a_long_list_of_rows_compared_says_some_were_left_out(csv_binding):

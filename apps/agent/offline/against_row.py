@@ -36,7 +36,6 @@ _SAME = re.compile(r"(?<![a-z])the same(?P<span>(?:\s+[^\s]+){0,10}?)\s+as\s+(?:
 # one on the column that orders them (a date or year; a finishing place where the question says finished)
 _ORDER = re.compile(r"(?<![a-z])(?P<word>before|after)\s+(?:the\s+)?[\"'“‘]?$")
 _PLACED = re.compile(r"(?<![a-z])(?:finish(?:ed|es|ing)?|came|comes|come|placed?|ranked)(?![a-z])")
-_PLACE_WORDS = frozenset(("rank", "ranking", "pos", "position", "place", "placing", "finish"))
 _SAME_AS_WHICH = re.compile(r"(?:\s+[a-z]+){0,3}?\s+the same(?P<span>(?:\s+[^\s]+){0,10}?)\s+as\s+(?:what|which|who)\b")
 _ZH_AGAINST = re.compile(r"(?<![对相])比\s*$")
 _ZH_AFTER = re.compile(r"^\s*(?:的)?(?:(?P<more>高|多|大|贵|长)|(?P<less>低|少|小|便宜|短))")
@@ -83,16 +82,12 @@ def _ordering(a: Analyzer, anchor: Term) -> str | None:
     names, else the table's only one. None when there is none or more than one."""
     named = [a.schema.by_name[t.column] for t in a.terms if t.kind == "column" and t.column != anchor.column]
     if _PLACED.search(a.text):
-        fits = [v for v in (*named, *a.schema.views) if v.ordinal and _PLACE_WORDS & set(_words_of(v.name))]
+        fits = [v for v in (*named, *a.schema.views) if v.place]
     else:
         fits = [v for v in (*named, *a.schema.views) if v.category in ("time", "year")]
     said = [v.name for v in fits if v in named]
     found = list(dict.fromkeys(said or [v.name for v in fits]))
     return found[0] if len(found) == 1 else None
-
-
-def _words_of(name: str) -> list[str]:
-    return re.findall(r"[a-z]+", name.lower())
 
 
 def _compared(a: Analyzer, anchor: Term, start: int, end: int, op: str) -> str | None:

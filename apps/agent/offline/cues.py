@@ -445,7 +445,8 @@ def _time_edge(text: str, dates: list[Term], taken: bytearray, cues: Cues) -> No
     edges = sorted(find_words(text, lx.EARLY_WORDS, taken) + find_words(text, lx.LATE_WORDS, taken))
     if not edges:
         return
-    asks_date = bool(find_words(text, lx.WHEN_WORDS, taken))
+    asks_date = bool(find_words(text, lx.WHEN_WORDS, taken))  # or "what year …": the time column asked for
+    asks_date = asks_date or any(re.search(r"(?:what|which)\s+$", text[: t.start]) for t in dates)
     for start, end, word in edges:
         named = any(0 <= t.start - end <= 3 and not text[end : t.start].strip(" 的") for t in dates)
         if named or asks_date:

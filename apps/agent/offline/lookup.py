@@ -37,7 +37,7 @@ NAMES_UNIQUE = 0.9  # a column of names: distinct values per row at least this
 NAMES_WORDY = 0.8  # and this share of its cells words without digits
 _HEAD = re.compile(
     r"^\s*(?:(?:which|what)\s+(?:(?:is|was|are|were)\s+)?|who(?:m)?\s+(?:is|was|are|were)\s+(?=(?:the|a|an)\s))"
-    r"(?:(?:the|a|an)\s+)?(?:(?:name|names)\s+of\s+(?:the\s+)?)?"
+    r"(?:(?:the|a|an)\s+)?(?:only\s+)?(?:(?:name|names)\s+of\s+(?:the\s+)?)?"
 )
 # "哪些订单…", "张三在哪个地区", "A1004的产品是什么", "单价超过500的订单有哪些": the column right after 哪个/什么,
 # or right before 是什么/是哪个/是谁/有哪些
@@ -125,6 +125,16 @@ def asks_which_number(a: Analyzer, term: Term) -> bool:
     return bool(_WHICH.search(a.text, 0, term.start))
 
 
+def asks_position(a: Analyzer, term: Term) -> bool:
+    """ "what position did they finish in 2003", "what was the round in 2002": a position named right after
+    what/which is read as written (a lookup), never added up."""
+    cues = a.cues
+    if term.kind != "column" or cues.counting or cues.ranking or cues.agg_words or not a.view(term).ordinal:
+        return False
+    head = _HEAD.match(a.text)
+    return head is not None and 0 <= term.start - head.end() <= 1
+
+
 def asked_column(a: Analyzer) -> str | None:
     """The column the question asks the value of, or None when it does not say one clearly."""
     if a.kind_head is not None:  # "which swimmer …", "name a racer …"
@@ -132,7 +142,14 @@ def asked_column(a: Analyzer) -> str | None:
     head = _HEAD.match(a.text)
     if head is not None:  # "what city …", "who was an opponent …": the column named right after
         named = [t for t in a.terms if t.kind == "column" and 0 <= t.start - head.end() <= 1]
-        found = next((t.column for t in named if a.view(t).category in _NAMED_KINDS or asks_which_number(a, t)), None)
+        found = next(  # a position ("what position did they finish") is read as written, never added up
+            (
+                t.column
+                for t in named
+                if a.view(t).category in _NAMED_KINDS or a.view(t).ordinal or asks_which_number(a, t)
+            ),
+            None,
+        )
         if found is not None or not a.text.lstrip().startswith("who"):
             return found
     filtered = {t.column for t in a.terms if t.kind == "value"}

@@ -33,6 +33,8 @@ Condition = tuple[Term, Filter]
 
 
 _TOP = re.compile(r"(?<![a-z])(?:top|best)(?![a-z])")
+_HIGH = re.compile(r"(?<![a-z])(?:highest|higher|peak)(?![a-z])")
+_LOW = re.compile(r"(?<![a-z])(?:lowest|lower|worst|bottom)(?![a-z])")
 
 
 def ask_ordinal(column: str, lang: Lang) -> Clarification:
@@ -63,7 +65,7 @@ class MetricBuilder:
         seen: set[str] = set()
         self.measures: list[Term] = []
         for t in a.columns("measure"):
-            if lookup.asks_which_number(a, t):  # "which stores had 12 sales": store numbers, not their sum
+            if lookup.asks_which_number(a, t) or lookup.asks_position(a, t):  # store numbers, a place: not sums
                 continue
             if t.column not in grouped and t.column not in seen and not a.threshold_subject(t) and not a.count_word(t):
                 seen.add(t.column)
@@ -128,8 +130,11 @@ class MetricBuilder:
 
     def measure_metric(self, term: Term, func: str | None = None) -> Metric:
         func = func or self.func_for(term)
-        if func == "max" and self.a.view(term).ordinal and _TOP.search(self.a.text):
-            func = "min"  # "lorenzo's top position", "the top rank": place number 1 is the top
+        view = self.a.view(term)
+        if func == "max" and view.ordinal and (_TOP.search(self.a.text) or (view.place and _HIGH.search(self.a.text))):
+            func = "min"  # "lorenzo's top position", "the highest rank": place number 1 is the top
+        elif func == "min" and view.place and _LOW.search(self.a.text):
+            func = "max"  # "their lowest position": the largest place number
         if func == "sum" and self.a.view(term).ordinal and self.plan.clarification is None:
             self.plan.clarification = ask_ordinal(self.a.view(term).name, self.a.lang)
         q = self.a.cues.quantile if func == "quantile" else None

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -73,6 +73,7 @@ _AVG_HINTS += ("salary", "wage", "pay")
 _ORDINAL_WORDS = frozenset(
     "rank ranking round pick no pos position place seed season heat lane draw episode ep chapter".split()
 )
+_PLACE_WORDS = frozenset("rank ranking pos position place placing finish peak".split())
 _ORDINAL_ZH = ("名次", "排名", "序号", "轮次", "第几", "编号", "届")
 _AVG_HINTS_ZH = ("单价", "价格", "率", "评分", "分数", "得分", "年龄", "比例", "平均", "均价", "温度", "薪", "工资")
 
@@ -119,6 +120,13 @@ class ColumnView:
         words = _words(self.name)
         return self.category == "measure" and (
             any(w in _ORDINAL_WORDS for w in words) or "#" in self.name or any(h in self.name for h in _ORDINAL_ZH)
+        )
+
+    @property
+    def place(self) -> bool:
+        """A finishing place or rank (Rank, Pos., Position, Place, 名次): 1 is the top, the highest."""
+        return self.ordinal and (
+            bool(_PLACE_WORDS & set(_words(self.name))) or any(h in self.name for h in ("名次", "排名"))
         )
 
     @property
@@ -319,7 +327,17 @@ def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | Non
                 complete=col.values is not None,
             )
         )
-    return Schema(views=views, row_count=profile.row_count)
+    return Schema(views=_year_named(views), row_count=profile.row_count)
+
+
+def _year_named(views: list[ColumnView]) -> list[ColumnView]:
+    """ "what year …" over a table whose one column of years is called Season (or 赛季): "year" names it, when
+    no column's name says year."""
+    years = [v for v in views if v.category == "year"]
+    if len(years) != 1 or any(re.search(r"year|年", fold(v.name)) for v in views):
+        return views
+    named = replace(years[0], aliases=(*years[0].aliases, ("year", PART)))
+    return [named if v is years[0] else v for v in views]
 
 
 @lru_cache(maxsize=4096)

@@ -348,11 +348,28 @@ _FUNCS_FOR: dict[str, set[str]] = {
 }
 
 
+# Columns of places and ranks, where 1 is the highest: "the highest position" is the smallest number
+_PLACE_COLUMN = re.compile(
+    r"(?<![a-z])(?:rank|ranking|pos|position|place|placing|finish|peak)(?![a-z])|名次|排名", re.IGNORECASE
+)
+
+
+def _place_extreme(op: str, fact: QueryFacts) -> bool:
+    """ "the highest position" computed as the smallest place number (or "the lowest rank" as the largest)."""
+    spec = fact.spec
+    if spec is None or op not in ("max", "min"):
+        return False
+    other = "min" if op == "max" else "max"
+    return any(a.func == other and a.column and _PLACE_COLUMN.search(a.column) for a in spec.aggregations)
+
+
 def _operation_applied(op: str, fact: QueryFacts) -> str | None:
     funcs = fact.funcs()
     done = _("computed (%(how)s)")
     if op in _FUNCS_FOR and funcs & _FUNCS_FOR[op]:
         return done % {"how": ", ".join(sorted(funcs & _FUNCS_FOR[op]))}
+    if _place_extreme(op, fact):
+        return done % {"how": "min" if op == "max" else "max"}
     whole = fact.limit() is None or fact.row_count < (fact.limit() or 0)
     if op in ("max", "min") and whole and ({"sorted_desc", "sorted_asc"} & funcs or len(fact.rows) >= 2):
         # every group was returned, so the extreme is among them (and the superlative check names the right one)

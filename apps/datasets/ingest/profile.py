@@ -20,7 +20,7 @@ EXAMPLES = 5
 DIMENSION_VALUES = 200  # dimension and text id columns with at most this many values keep them all (resolve_fields)
 
 _ID_NAME = re.compile(r"(^id$|_id$|^id_|编号|单号|编码|代码|\bcode\b|\bno\b|号$|uuid|key$)", re.IGNORECASE)
-_YEAR_NAME = re.compile(r"(year|年)", re.IGNORECASE)
+_YEAR_NAME = re.compile(r"(year|season|年|赛季)", re.IGNORECASE)  # a season named by its year (2001)
 
 
 class ColumnProfile(BaseModel):
