@@ -13,6 +13,7 @@ the other conditions apply to both queries ("哪些地区的保温杯销售额�
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
@@ -20,7 +21,7 @@ from django.utils.translation import gettext as _
 from apps.agent.offline import lookup
 from apps.agent.offline.drafts import MAX_LISTED, ResultView, Writer, _labelled, reference
 from apps.agent.offline.plan import Anchor, Group, Metric, Plan, Shown, filter_label
-from apps.agent.offline.schema_terms import Schema, Term
+from apps.agent.offline.schema_terms import Schema, Term, fold
 from apps.agent.offline.wording import speaking
 from apps.datasets.query.spec import Filter, Sort
 
@@ -35,6 +36,15 @@ _SAME = re.compile(r"(?<![a-z])the same(?P<span>(?:\s+[^\s]+){0,10}?)\s+as\s+(?:
 # "what film was released before devakanya", "who finished after rossi": the row just before or after the named
 # one on the column that orders them (a date or year; a finishing place where the question says finished)
 _ORDER = re.compile(r"(?<![a-z])(?P<word>before|after)\s+(?:the\s+)?[\"'“‘]?$")
+# "named after lincoln", "modelled after …": no order; "after italy won": the row is not simply named
+_NAMED_AFTER = re.compile(r"(?<![a-z])(?:named|renamed|modell?ed|patterned|styled|called|looked|look|looks)\s+$")
+_ENDS = re.compile(r"\s*(?:[?.!,;]|$|(?:in|on|at|during|of|for|from)\s)")
+# an unnamed date column orders rows only when it says when they happened (not Born, Died, Founded)
+_WHEN_COLUMN = re.compile(
+    r"(?<![a-z])(?:year|season|date|dates|edition|held|took office|start|started|began|from|released?|release date|"
+    r"aired|opened|premiered?)(?![a-z])"
+)
+_FINISH_NAME = re.compile(r"(?:final\s+|overall\s+|finishing\s+)?(?:rank|ranking|pos\.?|position|place|placing|finish)")
 _PLACED = re.compile(r"(?<![a-z])(?:finish(?:ed|es|ing)?|came|comes|come|placed?|ranked)(?![a-z])")
 _SAME_AS_WHICH = re.compile(r"(?:\s+[a-z]+){0,3}?\s+the same(?P<span>(?:\s+[^\s]+){0,10}?)\s+as\s+(?:what|which|who)\b")
 _ZH_AGAINST = re.compile(r"(?<![对相])比\s*$")
@@ -71,7 +81,7 @@ def _anchor_term(a: Analyzer, values: list[Term]) -> tuple[Term, str, int, int] 
             op = ">" if re.fullmatch(_GREATER, than.group("word")) else "<"
             return term, op, than.start("span"), than.end("span")
         order = _ORDER.search(before) if a.lang == "en" else None
-        if order is not None:
+        if order is not None and not _NAMED_AFTER.search(before, 0, order.start()) and _ENDS.match(a.text, term.end):
             return term, "<" if order.group("word") == "before" else ">", -1, -1
     return None
 
@@ -81,10 +91,13 @@ def _ordering(a: Analyzer, anchor: Term) -> str | None:
     came or placed (Rank, Pos.: before is the smaller number), else a date or a year; the one the question
     names, else the table's only one. None when there is none or more than one."""
     named = [a.schema.by_name[t.column] for t in a.terms if t.kind == "column" and t.column != anchor.column]
-    if _PLACED.search(a.text):
-        fits = [v for v in (*named, *a.schema.views) if v.place]
+    if _PLACED.search(a.text):  # a finishing place: a column named only so (Rank, Pos., Place), not Peak position
+        fits = [v for v in (*named, *a.schema.views) if v.place and _FINISH_NAME.fullmatch(fold(v.name).strip())]
     else:
-        fits = [v for v in (*named, *a.schema.views) if v.category in ("time", "year")]
+        fits = [v for v in named if v.category in ("time", "year")]
+        fits = fits or [
+            v for v in a.schema.views if v.category in ("time", "year") and _WHEN_COLUMN.search(fold(v.name))
+        ]
     said = [v.name for v in fits if v in named]
     found = list(dict.fromkeys(said or [v.name for v in fits]))
     return found[0] if len(found) == 1 else None
@@ -137,6 +150,7 @@ def read(a: Analyzer) -> Plan | None:
         if _unread_columns(a, {compared, anchor.column, *columns, *([target.column] if target else [])}):
             return None
         name = "行数" if a.lang == "zh" else "rows"
+        plan.anchor = replace(anchor, nearest=False)  # how many were before it: strictly before, every one
         plan.metrics = [Metric(name, "count")]
         plan.shown = [Shown(name)]
         return plan
@@ -168,18 +182,26 @@ def _listing(a: Analyzer, plan: Plan, term: Term, filtered: list[str]) -> Plan |
     return plan
 
 
-def _nearest(anchor: Anchor, result: ResultView, writer: Writer, listed: str, relation: str) -> list[str]:
-    """The rows right before (or after) the named one: those tied nearest it, then where the others are."""
-    first = result.cell(0, anchor.compared)
-    tied = [i for i in range(min(len(result.rows), MAX_LISTED)) if result.cell(i, anchor.compared) == first]
-    named = [
-        _labelled(writer.label(i, listed), f"{anchor.compared} {writer.label(i, anchor.compared)}")
-        if listed != anchor.compared
-        else writer.label(i, listed)
-        for i in tied
-    ]
-    lines = [_("%(relation)s: %(rows)s.") % {"relation": relation, "rows": "; ".join(named)}]
-    if result.row_count > len(tied):
+def _nearest(anchor: Anchor, result: ResultView, writer: Writer, listed: str, relation: str, same: Any) -> list[str]:
+    """The rows right before (or after) the named one: those tied nearest it, then where the others are. Rows
+    with the named row's own value (`same`) are said apart: which of them comes first is not in the data."""
+    shown = range(min(len(result.rows), MAX_LISTED))
+
+    def named(rows: list[int]) -> str:
+        return "; ".join(
+            _labelled(writer.label(i, listed), f"{anchor.compared} {writer.label(i, anchor.compared)}")
+            if listed != anchor.compared
+            else writer.label(i, listed)
+            for i in rows
+        )
+
+    level = [i for i in shown if result.cell(i, anchor.compared) == same]
+    beyond = [i for i in shown if i not in level]
+    tied = [i for i in beyond if result.cell(i, anchor.compared) == result.cell(beyond[0], anchor.compared)]
+    lines = [_("%(relation)s: %(rows)s.") % {"relation": relation, "rows": named(tied) if tied else _("none")}]
+    if level:
+        lines.append(_("With the same %(compared)s: %(rows)s.") % {"compared": anchor.compared, "rows": named(level)})
+    if result.row_count > len(tied) + len(level):
         lines.append(
             _("The other rows before it are in the table, nearest first.")
             if anchor.op == "<"
@@ -293,7 +315,14 @@ def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, fol
         elif not result.rows:
             lines.append(_("%(relation)s: none.") % {"relation": relation})
         elif anchor.nearest and not anchor.func:
-            lines += _nearest(anchor, result, Writer(plan, result, schema), plan.row_columns[0], relation)
+            lines += _nearest(
+                anchor,
+                result,
+                Writer(plan, result, schema),
+                plan.row_columns[0],
+                relation,
+                first.cell(row, anchor.measured),
+            )
         else:
             lines.append(_("%(relation)s:") % {"relation": relation})
             listed, compared = (
@@ -313,7 +342,7 @@ def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, fol
                 lines.append(_("... the rest is in the table."))
         others = [f for f in plan.filters if f.column not in (anchor.column, anchor.compared)]
         labels = [filter_label(f.column, f.op, f.value, plan.lang) for f in others]
-        labels.append(filter_label(anchor.measured, anchor.op, said["value"], plan.lang))
+        labels.append(filter_label(anchor.measured, anchor.compared_op, said["value"], plan.lang))
         labels.append(filter_label(anchor.column, "!=", anchor.value, plan.lang))
         plan.filter_labels = labels
         lines += writer.filters_line()

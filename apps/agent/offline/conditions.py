@@ -280,7 +280,12 @@ def unapplied_outcome(a: Analyzer, plan: Plan) -> str | None:
         stem = found.group(0)[:3]
         if any(fold(column).startswith(stem) for column in filtered):
             continue  # "how many times did the democrats lose": the Loss column holds them
-        if any(t.column in filtered and 0 <= t.start - found.end() <= 5 for t in a.terms):
+        if any(
+            t.column in filtered
+            and 0 <= t.start - found.end() <= 5
+            and re.fullmatch(r"[\s\d,.]*", a.text[found.end() : t.start])
+            for t in a.terms
+        ):
             continue  # "how many times did lillestrøm win gold": the column won is filtered
         return a.question[found.start() : found.end()]
     return None

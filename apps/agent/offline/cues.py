@@ -210,27 +210,46 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
 
 # "the 1st position", "in 3rd place", "the 2001 season", "round seven", "pick #15": a number written against a
 # column of positions or occasions names one of them (= that number), when the column holds it
-_POSITION_BEFORE = re.compile(r"(?<![\w.,#/:-])(?P<n>\d+|[a-z]+)(?:st|nd|rd|th)?\s+$")
+_ORDINAL_WORD = "|".join(lx.EN_ORDINALS)
+# "the 1st position", "in the third round" (not "3 rounds", a count, nor "their first pick", their earliest)
+_POSITION_BEFORE = re.compile(rf"(?<![a-z])the\s+(?P<n>\d+(?:st|nd|rd|th)|{_ORDINAL_WORD})\s+$")
 _POSITION_AFTER = re.compile(r"\s*(?:#|no\.?|number)?\s*(?P<n>\d+|[a-z]+)(?:st|nd|rd|th)?(?![\w.,/:%-])")
+# "before round 3", "within 3 rounds", "the first 2 seasons", "round 10 or later": a bound or a span, not one value
+_SPAN_BEFORE = re.compile(
+    r"(?<![a-z])(?:before|after|within|under|over|past|beyond|until|through|first|last|top|bottom|than|least|most|"
+    r"prior to|up to|since)\s+(?:the\s+)?$"
+)
+_BOUND_NEXT = re.compile(
+    r"\s*(?:\+|(?:or|and)\s+(?:more|less|fewer|above|below|over|under|higher|lower|later|earlier|after|before|beyond|"
+    r"up|down|greater|longer))"
+)
 
 
 def _position_number(word: str) -> int | None:
     if word.isdigit():
         return int(word)
-    return lx.EN_NUMERALS.get(word) or lx.EN_ORDINALS.get(word)
+    word = re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", word)
+    return int(word) if word.isdigit() else lx.EN_NUMERALS.get(word) or lx.EN_ORDINALS.get(word)
 
 
 def _positions(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
-    found = []
+    found: list[Threshold] = []
     for view in schema.views:
         if not view.ordinal or view.kind != "integer" or view.lo is None or view.hi is None:
             continue
+        mine: list[Threshold] = []
         for alias, _strength in view.aliases:
             for m in alias_pattern(alias, column=True).finditer(text):
+                if _SPAN_BEFORE.search(text, 0, m.start()):
+                    continue
                 before = _POSITION_BEFORE.search(text, 0, m.start())
                 after = _POSITION_AFTER.match(text, m.end())
                 for said in (before, after):
-                    if said is None or not _free(taken, said.start("n"), said.end()):
+                    if (
+                        said is None
+                        or not _free(taken, said.start("n"), said.end())
+                        or _BOUND_NEXT.match(text, said.end())
+                    ):
                         continue
                     n = _position_number(said.group("n"))
                     if n is None or not view.lo <= n <= view.hi:
@@ -240,8 +259,11 @@ def _positions(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
                         if said is before
                         else m.end() + len(said.group(0)) - len(said.group(0).lstrip())
                     )
-                    found.append(Threshold(view.name, "=", n, str(n), start, said.end()))
-                    _claim(taken, start, said.end())
+                    mine.append(Threshold(view.name, "=", n, str(n), start, said.end()))
+        if len({t.value for t in mine}) == 1:  # "round 2 or round 3": several places of one column are no one place
+            for t in mine:
+                _claim(taken, t.start, t.end)
+            found += mine[:1]
     return found
 
 
@@ -332,7 +354,13 @@ def _counting(text: str, schema: Schema, terms: list[Term], taken: bytearray, cu
         for m in pattern.finditer(text):
             if not _free(taken, m.start(), m.end()):
                 continue  # "几件" named the quantity column
-            nearby = [t for t in terms if 0 <= t.start - m.end() <= 12 and t.kind == "column"]
+            nearby = [  # "the number of level 4 seasons": seasons are counted, level 4 is which of them
+                t
+                for t in terms
+                if 0 <= t.start - m.end() <= 12
+                and t.kind == "column"
+                and not any(p.column == t.column and 0 <= p.start - t.end <= 2 for p in cues.thresholds)
+            ]
             target = nearby[0] if nearby and _only_words(text[m.end() : nearby[0].start]) else None
             said = (
                 pattern is en
@@ -400,6 +428,8 @@ def _intents(text: str, taken: bytearray, cues: Cues) -> None:
 
 _SAME_AS = re.compile(r"(?<![a-z])the same(?: [a-z]+){0,10} as(?![a-z])")
 # "more than X", "the same as X", "比X": against one named row; "other than X" only leaves X out (a negation)
+# "named after lincoln", "modelled after …": whom a thing is named for, no row compared
+_NAMED_AFTER = re.compile(r"(?<![a-z])(?:named|renamed|modell?ed|patterned|styled|called)\s+$")
 _AGAINST_ROW = re.compile(
     r"(?:(?<![a-z])(?<!other )(?<!rather )(?:than|as|before|after)\s+(?:the\s+)?[\"'“‘]?|(?<![对相])比\s*)$"
 )
@@ -425,7 +455,7 @@ def _unsupported(
         against = _AGAINST_ROW.search(text, 0, t.start)
         if any(v.column == t.column and v.value != t.value for v in values):
             continue  # "A 比 B 多多少", "how many more medals did A win than B": two named groups compared
-        if against is not None and against.end() == t.start:
+        if against is not None and against.end() == t.start and not _NAMED_AFTER.search(text, 0, against.start()):
             return "row_compare", question[against.start() : against.end()].strip(" \"'“‘")  # not the value
     return None
 

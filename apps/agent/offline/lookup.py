@@ -25,7 +25,7 @@ import re
 from typing import TYPE_CHECKING
 
 from apps.agent.offline.plan import Group, Plan
-from apps.agent.offline.schema_terms import ColumnView, Schema, Term
+from apps.agent.offline.schema_terms import ColumnView, Schema, Term, done_by
 from apps.datasets.query.spec import Sort
 
 if TYPE_CHECKING:
@@ -47,6 +47,7 @@ _ZH_AFTER = re.compile(r"\s*(?:(?:是|为)\s*(?:什么|哪个|哪些|哪一个|�
 _ZH_LIST = re.compile(r"(?:列出|列举|罗列)\s*(?:所有|全部|一下)?\s*(?:的)?\s*$")
 _EN_LIST = re.compile(r"^\s*(?:please\s+)?(?:list|show me|show|name)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?$")
 _WHO = re.compile(r"^\s*who(?:m)?\s")
+_WHO_VERB = re.compile(r"^\s*who\s+(?P<verb>[a-z]{5,}(?:ed|d))(?![a-z])")
 _ZH_WHO = re.compile(r"谁")
 _ZH_WHEN = re.compile(r"什么时候|何时|哪天|哪一天|几号|几月几号|什么日子")
 # Columns that name people, by their header: who a "who"/"谁" question asks about when no column is unique
@@ -153,12 +154,8 @@ def asked_column(a: Analyzer) -> str | None:
         if found is not None or not a.text.lstrip().startswith("who"):
             return found
     filtered = {t.column for t in a.terms if t.kind == "value"}
-    who = _WHO.match(a.text)
-    if who is not None:  # "who directed red sky", "who hosted it": the column the verb names, else the people
-        done = [
-            t for t in a.terms if t.kind == "column" and t.start == who.end() and a.view(t).category in _NAMED_KINDS
-        ]
-        return done[0].column if done and done[0].column not in filtered else _people(a, filtered)
+    if _WHO.match(a.text):
+        return _people(a, filtered)
     if _WHEN.match(a.text) and a.time_col is not None and a.time_col.name not in filtered:
         return a.time_col.name
     if _WHERE.match(a.text):
@@ -199,6 +196,17 @@ def kind_head(text: str, schema: Schema, terms: list[Term]) -> Term | None:
     """The column a kind of thing at the head of an English question stands for ("which swimmer", "name a
     racer", "what film"), when no column is named there: the one column of people, of places or of titles, not
     one the question filters on. None when the word is no such noun or the table has no single such column."""
+    who = _WHO_VERB.match(text)
+    if who is not None and not any(t.start < who.end() and who.start("verb") < t.end for t in terms):
+        # "who directed red sky", "who produced it": the one column of the ones who do that
+        filtered = {t.column for t in terms if t.kind == "value"}
+        done = [
+            v.name
+            for v in schema.views
+            if v.name not in filtered and v.category in ("id", "dimension") and done_by(who.group("verb"), v.name)
+        ]
+        if len(done) == 1:
+            return Term(done[0], "column", who.start("verb"), who.end("verb"), 2.0)
     head = _KIND_HEAD.match(text) or _KIND_LATER.search(text)  # "… all directed which film?"
     if head is None or any(t.start < head.end("noun") and head.start("noun") < t.end for t in terms):
         return None

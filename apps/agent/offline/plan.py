@@ -28,6 +28,11 @@ class Anchor:
     nearest: bool = False  # "before"/"after" the named row: the rows nearest it first, those tied nearest named
 
     @property
+    def compared_op(self) -> str:
+        """The second query's comparison: rows nearest the named one keep those tied with it too (said apart)."""
+        return f"{self.op}=" if self.nearest else self.op
+
+    @property
     def measured(self) -> str:
         """The result column holding the value compared: the column itself, or its aggregate per group."""
         return self.name or self.compared
@@ -49,7 +54,7 @@ class Anchor:
         """The second query's row filters and group conditions once the named value is known: the others,
         compared with it."""
         others = [Filter(column=self.column, op="!=", value=self.value)]
-        compared = Filter(column=self.measured, op=self.op, value=value)
+        compared = Filter(column=self.measured, op=self.compared_op, value=value)
         return (others, [compared]) if self.func else ([compared, *others], [])
 
 

@@ -71,7 +71,8 @@ _AVG_HINTS: tuple[str, ...] = (
 )
 _AVG_HINTS += ("salary", "wage", "pay")
 _ORDINAL_WORDS = frozenset(
-    "rank ranking round pick no pos position place seed season heat lane draw episode ep chapter".split()
+    "rank ranking round pick no pos position place seed season heat lane draw episode ep chapter level tier division "
+    "stage leg".split()
 )
 _PLACE_WORDS = frozenset("rank ranking pos position place placing finish peak".split())
 _ORDINAL_ZH = ("名次", "排名", "序号", "轮次", "第几", "编号", "届")
@@ -229,8 +230,6 @@ def _aliases(name: str, flag: bool, synonyms: Sequence[str] = ()) -> tuple[tuple
             found[fold(form)] = max(found.get(fold(form), 0.0), strength)
     for part in _parts(folded):
         found.setdefault(part, PART)
-        for verb in _done_by(part):  # "produced" names the Producer(s) column, "directed" the Director
-            found.setdefault(verb, PART)
     for spelt in _spelt_out(folded):
         found.setdefault(spelt, CORE)
     if _SOLD.search(folded) and _COUNTED.search(folded):  # 销售数量, sales_qty: what 销量 / units sold mean
@@ -239,15 +238,18 @@ def _aliases(name: str, flag: bool, synonyms: Sequence[str] = ()) -> tuple[tuple
     return tuple(sorted(found.items()))
 
 
-_AGENT = re.compile(r"^(?P<stem>[a-z]{5,})(?:er|or)$")
+_AGENT = re.compile(r"^(?P<stem>[a-z]{5,})(?:er|or)s?$")
 
 
-def _done_by(word: str) -> list[str]:
-    """What the one who does it does: "producer" -> "produc(e)" (produced, producing), "director" -> "direct"
-    (directed), "manufacturer" -> "manufactur(e)". Stems under five letters are left out: "played" is not the
-    Player column, nor "won" the Winner."""
-    agent = _AGENT.match(word)
-    return [agent.group("stem"), agent.group("stem") + "e"] if agent else []
+def done_by(verb: str, name: str) -> bool:
+    """ "produced" is what the Producer(s) did, "directed" the Director: the verb's stem is the stem of one of the
+    name's agent nouns (five letters or more: "played" is not the Player, nor "won" the Winner)."""
+    stem = re.sub(r"(?:ed|d|ing|es|s)$", "", verb)
+    for word in re.findall(r"[a-z]+", fold(name)):
+        agent = _AGENT.match(word)
+        if agent and stem in (agent.group("stem"), agent.group("stem") + "e"):
+            return True
+    return False
 
 
 _UNIT_SUFFIX = re.compile(r"^(.*\S)\s*\([^()]{1,12}\)$")
@@ -481,4 +483,21 @@ def find_terms(question: str, schema: Schema) -> list[Term]:
         if taken.find(1, term.start, term.end) == -1:
             taken[term.start : term.end] = b"\x01" * term.length
             chosen.append(term)
-    return sorted(chosen, key=lambda t: t.start)
+    chosen = sorted(chosen, key=lambda t: t.start)
+    return [t for t in chosen if not _outcome_of_another(text, t, chosen)]
+
+
+_OUTCOME_VERB = re.compile(r"win|wins|won|winning|lose|loses|lost|losing")
+_FAILED = re.compile(r"(?<![a-z])(?:fail|fails|failed|failing|unable)\s+to\s+$")
+_OUTCOME_OBJECT = re.compile(r"\s+(?:to|against|over|versus|vs\.?)(?![a-z])")
+
+
+def _outcome_of_another(text: str, term: Term, chosen: list[Term]) -> bool:
+    """ "did the lions win", "who did he lose to", "fail to win": an outcome verb is a value of the table's own
+    Result or Outcome column only when the table's subject is the one winning; not when another named value wins,
+    when the verb says to or against whom, or when it failed."""
+    if term.kind != "value" or not _OUTCOME_VERB.fullmatch(text[term.start : term.end]):
+        return False
+    if _FAILED.search(text, 0, term.start) or _OUTCOME_OBJECT.match(text, term.end):
+        return True
+    return any(o.kind == "value" and o.end <= term.start and not text[o.end : term.start].strip() for o in chosen)
