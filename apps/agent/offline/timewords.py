@@ -53,7 +53,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "recent",
         re.compile(
-            r"(?:最近|近|过去|last|past)\s*(\d{1,3}(?!\d)|[一二两三四五六七八九十]+)?\s*(?:个)?\s*"
+            # 这两年, 这三个月: 这 before a count of periods
+            r"(?:最近|近|过去|last|past|这(?=\s*(?:\d{1,2}|[两二三四五六七八九十])\s*(?:个)?\s*(?:年|月|周|天)))"
+            r"\s*(\d{1,3}(?!\d)|[一二两三四五六七八九十]+)?\s*(?:个)?\s*"
             r"(天|日|周|月|年|days?|weeks?|months?|years?)"
         ),
     ),
