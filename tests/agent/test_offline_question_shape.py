@@ -320,6 +320,7 @@ def test_a_number_written_against_a_column_of_positions_names_one_of_them(csv_bi
     for question, count in [
         ("how many players from canada were taken in round seven?", 1),
         ("how many players were taken in the 2nd round?", 2),
+        ("how many players were taken in the first round?", 1),
         ("how many players were picked in round #7?", 2),
     ]:
         response = ask(binding, question)
@@ -401,11 +402,35 @@ def test_a_place_is_read_as_written_and_the_highest_is_number_one(csv_binding):
     for question, first_line in [
         ("what was the position in 2003?", "Position: 8."),  # read, not added up
         ("what is the only year with the 1st position?", "Season: 2002."),  # the one column of years
-        ("what was the highest position?", "min Position is 1."),
-        ("what was their lowest position?", "max Position is 12."),
+        ("what was the highest position?", "best Position is 1."),
+        ("what was their lowest position?", "worst Position is 12."),
+        ("how many seasons had the 3rd position?", "count is 1."),
     ]:
         response = ask(binding, question)
         assert response.status == "answered" and response.verification.passed, (question, response.answer)
+        assert response.answer.split("\n")[0] == first_line, (question, response.answer)
+    for question in ["what year did they finish first?", "what year did the club last get relegated?"]:
+        shown = ask(binding, question).answer  # a place, an event: not the earliest or latest season
+        assert "earliest" not in shown and "latest" not in shown, (question, shown)
+    hired = table(
+        csv_binding,
+        "coaches.csv",
+        ["Season", "Coach", "Hired"],
+        [[2016, "Ann Lee", "2014-03-12"], [2017, "Bob Ray", "2016-06-02"], [2018, "Cy Dunn", "2017-05-09"]],
+    )
+    shown = ask(hired, "what year was bob ray hired?").answer  # "year" may be the Hired date's: not Season's
+    assert "Season: 2017" not in shown, shown
+    points = table(
+        csv_binding,
+        "players.csv",
+        ["Player", "Ranking points", "Level"],
+        [["Ann", 11245, 45], ["Bo", 4235, 12], ["Cy", 7600, 60]],
+    )
+    for question, first_line in [  # points are no place, nor a level: the highest is the largest
+        ("what is the highest number of ranking points?", "max Ranking points is 11,245."),
+        ("what is the top level?", "max Level is 60."),
+    ]:
+        response = ask(points, question)
         assert response.answer.split("\n")[0] == first_line, (question, response.answer)
 
 

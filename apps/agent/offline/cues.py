@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from apps.agent.offline import lexicon as lx
-from apps.agent.offline.schema_terms import CONCEPT_PART, Schema, Term, alias_pattern, fold
+from apps.agent.offline.schema_terms import CONCEPT_PART, ColumnView, Schema, Term, alias_pattern, fold
 from apps.agent.offline.timewords import _number
 
 _N = r"(\d+|[一二两三四五六七八九十]+|one|two|three|four|five|six|seven|eight|nine|ten)"
@@ -212,11 +212,13 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
 # column of positions or occasions names one of them (= that number), when the column holds it
 _ORDINAL_WORD = "|".join(lx.EN_ORDINALS)
 # "the 1st position", "in the third round" (not "3 rounds", a count, nor "their first pick", their earliest)
-_POSITION_BEFORE = re.compile(rf"(?<![a-z])the\s+(?P<n>\d+(?:st|nd|rd|th)|{_ORDINAL_WORD})\s+$")
+_POSITION_BEFORE = re.compile(
+    rf"(?:(?<![a-z])the\s+(?P<n>\d+(?:st|nd|rd|th)|{_ORDINAL_WORD})|(?<![\w.,#/:-])(?P<d>\d+(?:st|nd|rd|th)))\s+$"
+)
 _POSITION_AFTER = re.compile(r"\s*(?:#|no\.?|number)?\s*(?P<n>\d+|[a-z]+)(?:st|nd|rd|th)?(?![\w.,/:%-])")
 # "before round 3", "within 3 rounds", "the first 2 seasons", "round 10 or later": a bound or a span, not one value
 _SPAN_BEFORE = re.compile(
-    r"(?<![a-z])(?:before|after|within|under|over|past|beyond|until|through|first|last|top|bottom|than|least|most|"
+    r"(?<![a-z])(?:before|after|within|under|over|past|beyond|until|through|than|least|most|"
     r"prior to|up to|since)\s+(?:the\s+)?$"
 )
 _BOUND_NEXT = re.compile(
@@ -232,39 +234,45 @@ def _position_number(word: str) -> int | None:
     return int(word) if word.isdigit() else lx.EN_NUMERALS.get(word) or lx.EN_ORDINALS.get(word)
 
 
+# a column named only as a step of a ladder holds places too: "level 4", "tier 2", "division 1"
+_STEP_NAME = re.compile(r"(?:level|tier|division|stage|leg|grade)")
+
+
 def _positions(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
     found: list[Threshold] = []
     for view in schema.views:
-        if not view.ordinal or view.kind != "integer" or view.lo is None or view.hi is None:
+        placed = view.ordinal or _STEP_NAME.fullmatch(fold(view.name).strip()) is not None
+        if not placed or view.kind != "integer" or view.lo is None or view.hi is None:
             continue
-        mine: list[Threshold] = []
-        for alias, _strength in view.aliases:
-            for m in alias_pattern(alias, column=True).finditer(text):
-                if _SPAN_BEFORE.search(text, 0, m.start()):
-                    continue
-                before = _POSITION_BEFORE.search(text, 0, m.start())
-                after = _POSITION_AFTER.match(text, m.end())
-                for said in (before, after):
-                    if (
-                        said is None
-                        or not _free(taken, said.start("n"), said.end())
-                        or _BOUND_NEXT.match(text, said.end())
-                    ):
-                        continue
-                    n = _position_number(said.group("n"))
-                    if n is None or not view.lo <= n <= view.hi:
-                        continue
-                    start = (
-                        said.start("n")
-                        if said is before
-                        else m.end() + len(said.group(0)) - len(said.group(0).lstrip())
-                    )
-                    mine.append(Threshold(view.name, "=", n, str(n), start, said.end()))
+        mine = _places_said(text, taken, view)
         if len({t.value for t in mine}) == 1:  # "round 2 or round 3": several places of one column are no one place
             for t in mine:
                 _claim(taken, t.start, t.end)
             found += mine[:1]
     return found
+
+
+def _places_said(text: str, taken: bytearray, view: ColumnView) -> list[Threshold]:
+    """Each place of the column the question writes beside its name ("the 2nd round", "3rd place", "round 7")."""
+    mine: list[Threshold] = []
+    for alias, _strength in view.aliases:
+        for m in alias_pattern(alias, column=True).finditer(text):
+            if _SPAN_BEFORE.search(text, 0, m.start()):
+                continue
+            before = _POSITION_BEFORE.search(text, 0, m.start())
+            after = _POSITION_AFTER.match(text, m.end())
+            for said, key in ((before, "n"), (before, "d"), (after, "n")):
+                if said is None or said.group(key) is None:
+                    continue
+                start, end = said.start(key), said.end(key)
+                if said is after:  # "round #7": the threshold starts where its words do
+                    start = m.end() + len(said.group(0)) - len(said.group(0).lstrip())
+                if not _free(taken, said.start(key), end) or _BOUND_NEXT.match(text, max(end, m.end())):
+                    continue
+                n = _position_number(said.group(key))
+                if n is not None and view.lo <= n <= view.hi:
+                    mine.append(Threshold(view.name, "=", n, str(n), start, end))
+    return mine
 
 
 # "did china obtain 5 silver medals", "the group with only 6 caucusing members": a count written right before a
@@ -470,6 +478,11 @@ def _without_partial_mentions(taken: bytearray, terms: list[Term]) -> bytearray:
     return mask
 
 
+_PLACE_OUTCOME = re.compile(
+    r"(?<![a-z])(?:finish(?:ed|es)?|came|come|comes|placed?|ranked|end(?:ed)?)\s+(?:in\s+)?(?:the\s+)?$"
+)
+
+
 def _time_edge(text: str, dates: list[Term], taken: bytearray, cues: Cues) -> None:
     """ "first order date", "最早的一条订单是哪天": the earliest (or latest) value of the time column."""
     edges = sorted(find_words(text, lx.EARLY_WORDS, taken) + find_words(text, lx.LATE_WORDS, taken))
@@ -478,6 +491,8 @@ def _time_edge(text: str, dates: list[Term], taken: bytearray, cues: Cues) -> No
     asks_date = bool(find_words(text, lx.WHEN_WORDS, taken))  # or "what year …": the time column asked for
     asks_date = asks_date or any(re.search(r"(?:what|which)\s+$", text[: t.start]) for t in dates)
     for start, end, word in edges:
+        if _PLACE_OUTCOME.search(text, 0, start) or re.match(r"\s+place", text[end:]):
+            continue  # "finish first", "came in last place": a place, not the earliest or latest time
         named = any(0 <= t.start - end <= 3 and not text[end : t.start].strip(" 的") for t in dates)
         if named or asks_date:
             cues.when = "min" if word in lx.EARLY_WORDS else "max"

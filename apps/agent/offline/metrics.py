@@ -33,8 +33,8 @@ Condition = tuple[Term, Filter]
 
 
 _TOP = re.compile(r"(?<![a-z])(?:top|best)(?![a-z])")
-_HIGH = re.compile(r"(?<![a-z])(?:highest|higher|peak)(?![a-z])")
-_LOW = re.compile(r"(?<![a-z])(?:lowest|lower|worst|bottom)(?![a-z])")
+_HIGH = re.compile(r"(?<![a-z])(?:highest|higher|peak)(?![a-z])|最高|最好")
+_LOW = re.compile(r"(?<![a-z])(?:lowest|lower|worst|bottom)(?![a-z])|最低|最差")
 
 
 def ask_ordinal(column: str, lang: Lang) -> Clarification:
@@ -130,15 +130,17 @@ class MetricBuilder:
 
     def measure_metric(self, term: Term, func: str | None = None) -> Metric:
         func = func or self.func_for(term)
-        view = self.a.view(term)
-        if func == "max" and view.ordinal and (_TOP.search(self.a.text) or (view.place and _HIGH.search(self.a.text))):
-            func = "min"  # "lorenzo's top position", "the highest rank": place number 1 is the top
-        elif func == "min" and view.place and _LOW.search(self.a.text):
-            func = "max"  # "their lowest position": the largest place number
+        view, name = self.a.view(term), ""
+        if func == "max" and view.ordinal and _TOP.search(self.a.text):
+            func = "min"  # "lorenzo's top position", "the top rank": place number 1 is the top
+        elif func == "max" and view.place and _HIGH.search(self.a.text):
+            func, name = "min", self.unique(f"最好{term.column}" if self.zh else f"best {term.column}")
+        elif func == "min" and view.place and _LOW.search(self.a.text):  # "their lowest position": the largest
+            func, name = "max", self.unique(f"最差{term.column}" if self.zh else f"worst {term.column}")
         if func == "sum" and self.a.view(term).ordinal and self.plan.clarification is None:
             self.plan.clarification = ask_ordinal(self.a.view(term).name, self.a.lang)
         q = self.a.cues.quantile if func == "quantile" else None
-        return self.add(Metric(self.agg_name(func, term.column), func, term.column, q=q), term.start)
+        return self.add(Metric(name or self.agg_name(func, term.column), func, term.column, q=q), term.start)
 
     def base_metric(self) -> Metric:
         """What a share or rate is taken of: the first measure (added up), else the number of rows."""

@@ -71,10 +71,11 @@ _AVG_HINTS: tuple[str, ...] = (
 )
 _AVG_HINTS += ("salary", "wage", "pay")
 _ORDINAL_WORDS = frozenset(
-    "rank ranking round pick no pos position place seed season heat lane draw episode ep chapter level tier division "
-    "stage leg".split()
+    "rank ranking round pick no pos position place seed season heat lane draw episode ep chapter".split()
 )
-_PLACE_WORDS = frozenset("rank ranking pos position place placing finish peak".split())
+_PLACE_WORDS = frozenset("rank ranking pos position place placing finish".split())
+# a place column is named only so: "Rank", "Pos.", "Peak position", "Final placing" (not "Ranking points")
+_PLACE_NAME_WORDS = _PLACE_WORDS | frozenset("peak final overall highest best current world league chart".split())
 _ORDINAL_ZH = ("名次", "排名", "序号", "轮次", "第几", "编号", "届")
 _AVG_HINTS_ZH = ("单价", "价格", "率", "评分", "分数", "得分", "年龄", "比例", "平均", "均价", "温度", "薪", "工资")
 
@@ -126,9 +127,9 @@ class ColumnView:
     @property
     def place(self) -> bool:
         """A finishing place or rank (Rank, Pos., Position, Place, 名次): 1 is the top, the highest."""
-        return self.ordinal and (
-            bool(_PLACE_WORDS & set(_words(self.name))) or any(h in self.name for h in ("名次", "排名"))
-        )
+        words = set(_words(self.name))
+        named = bool(words) and words <= _PLACE_NAME_WORDS and bool(_PLACE_WORDS & words)
+        return self.ordinal and (named or self.name.strip() in ("名次", "排名", "最高名次", "最终名次"))
 
     @property
     def averaged(self) -> bool:
@@ -335,8 +336,8 @@ def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | Non
 def _year_named(views: list[ColumnView]) -> list[ColumnView]:
     """ "what year …" over a table whose one column of years is called Season (or 赛季): "year" names it, when
     no column's name says year."""
-    years = [v for v in views if v.category == "year"]
-    if len(years) != 1 or any(re.search(r"year|年", fold(v.name)) for v in views):
+    years = [v for v in views if v.category in ("year", "time")]  # a date beside it (Hired) may be the year meant
+    if len(years) != 1 or years[0].category != "year" or any(re.search(r"year|年", fold(v.name)) for v in views):
         return views
     named = replace(years[0], aliases=(*years[0].aliases, ("year", PART)))
     return [named if v is years[0] else v for v in views]

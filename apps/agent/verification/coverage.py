@@ -349,8 +349,10 @@ _FUNCS_FOR: dict[str, set[str]] = {
 
 
 # Columns of places and ranks, where 1 is the highest: "the highest position" is the smallest number
-_PLACE_COLUMN = re.compile(
-    r"(?<![a-z])(?:rank|ranking|pos|position|place|placing|finish|peak)(?![a-z])|名次|排名", re.IGNORECASE
+_PLACE_COLUMN = re.compile(  # named only so: "Rank", "Pos.", "Peak position" (not "Ranking points")
+    r"(?:(?:peak|final|overall|highest|best|current|world|league|chart)\s+)*"
+    r"(?:rank|ranking|pos\.?|position|place|placing|finish)|(?:最高|最终)?(?:名次|排名)",
+    re.IGNORECASE,
 )
 
 
@@ -360,7 +362,7 @@ def _place_extreme(op: str, fact: QueryFacts) -> bool:
     if spec is None or op not in ("max", "min"):
         return False
     other = "min" if op == "max" else "max"
-    return any(a.func == other and a.column and _PLACE_COLUMN.search(a.column) for a in spec.aggregations)
+    return any(a.func == other and a.column and _PLACE_COLUMN.fullmatch(a.column.strip()) for a in spec.aggregations)
 
 
 def _operation_applied(op: str, fact: QueryFacts) -> str | None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from apps.agent.offline.cues import find_words
 from apps.agent.offline.kinds.base import Kind
+from apps.agent.offline.leftovers import leftover_words
 from apps.agent.offline.lexicon import WHEN_WORDS, WHICH_WORDS
 from apps.agent.offline.plan import Metric
 
@@ -15,8 +16,13 @@ if TYPE_CHECKING:
 
 
 def detect(b: MetricBuilder) -> bool:
-    cues = b.a.cues
-    return bool(cues.when and b.a.time_col and not b.measures and not cues.counting)
+    """ "what year did the club last get relegated": asked by "what year" rather than "when", a word nothing read
+    (relegated) is a condition the earliest or latest year would drop, so the kind is not taken (the words are
+    reported instead)."""
+    cues, text = b.a.cues, b.a.text
+    if not (cues.when and b.a.time_col and not b.measures and not cues.counting):
+        return False
+    return bool(find_words(text, WHEN_WORDS, bytearray(len(text)))) or not leftover_words(text, b.a.taken, b.a.question)
 
 
 def build(b: MetricBuilder) -> None:
