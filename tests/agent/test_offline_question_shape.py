@@ -339,6 +339,9 @@ def test_a_number_written_against_a_column_of_positions_names_one_of_them(csv_bi
         "how many players were taken in round 2 or round 7?",
         "how many players were taken in round 2 or later?",
         "which round had 2 players?",
+        "how many players were taken after the first round?",
+        "how many players were taken before the 3rd round?",
+        "how many players were taken below round 7?",
     ]:
         shown = ask(binding, question).answer
         assert "Round = " not in shown, (question, shown)
@@ -409,7 +412,13 @@ def test_a_place_is_read_as_written_and_the_highest_is_number_one(csv_binding):
         response = ask(binding, question)
         assert response.status == "answered" and response.verification.passed, (question, response.answer)
         assert response.answer.split("\n")[0] == first_line, (question, response.answer)
-    for question in ["what year did they finish first?", "what year did the club last get relegated?"]:
+    above = ask(binding, "how many seasons were they ranked above 8th position?")  # a smaller place number
+    assert above.answer.split("\n")[:2] == ["count is 2.", "Filters: Position < 8."], above.answer
+    for question in [
+        "what year did they finish first?",
+        "what year did the club last get relegated?",
+        "when was the last time they finished first?",
+    ]:
         shown = ask(binding, question).answer  # a place, an event: not the earliest or latest season
         assert "earliest" not in shown and "latest" not in shown, (question, shown)
     hired = table(

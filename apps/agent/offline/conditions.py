@@ -271,7 +271,8 @@ def unapplied_outcome(a: Analyzer, plan: Plan) -> str | None:
     an outcome (a win, a first place) that no column or value of the plan took up. Counting every row instead
     answers "how many were played". The outcome, as the question wrote it; None when the plan adds up a
     measure ("how many medals did norway win": the verb only says whose medals)."""
-    if a.lang != "en" or not plan.metrics or any(m.func not in ("count", "nunique") for m in plan.metrics):
+    edge = plan.question_kind == "time_edge"  # "when did they last finish first": the latest year of that outcome
+    if a.lang != "en" or not plan.metrics or not (edge or all(m.func in ("count", "nunique") for m in plan.metrics)):
         return None
     filtered = {f.column for f in plan.filters}
     for found in _OUTCOME.finditer(a.text):

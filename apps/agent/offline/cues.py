@@ -185,6 +185,13 @@ def _durations(text: str, question: str, taken: bytearray, schema: Schema, terms
     return found
 
 
+# Words of up and down: on a column of places "above 4th" is a smaller place number (not "more than 4")
+_UP_DOWN = frozenset(
+    ("above", "below", "higher than", "lower than", "or higher", "or lower", "or above", "or below", "and above")
+    + ("and below", "高于", "低于")
+)
+
+
 def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
     found = _durations(text, question, taken, schema, terms) + _comparatives(text, question, taken, schema)
     measures = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category == "measure"]
@@ -202,7 +209,10 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
                 value = float(m.group(1).replace(",", "")) * _UNIT.get(m.group(2) or "", 1.0)
                 number = int(value) if value.is_integer() else value
                 label = question[m.start(1) : m.end(2) if m.group(2) else m.end(1)]
-                found.append(Threshold(column, op, number, label, m.start(), m.end()))
+                said = op
+                if schema.by_name[column].place and word in _UP_DOWN:  # "ranked above 4th": a smaller place
+                    said = {">": "<", "<": ">", ">=": "<=", "<=": ">="}[op]
+                found.append(Threshold(column, said, number, label, m.start(), m.end()))
                 _claim(taken, m.start(), m.end())
     found += _ranges(text, question, taken, schema, measures)
     return found + _amounts(text, question, taken, schema, measures, terms) + _positions(text, taken, schema)
@@ -218,8 +228,8 @@ _POSITION_BEFORE = re.compile(
 _POSITION_AFTER = re.compile(r"\s*(?:#|no\.?|number)?\s*(?P<n>\d+|[a-z]+)(?:st|nd|rd|th)?(?![\w.,/:%-])")
 # "before round 3", "within 3 rounds", "the first 2 seasons", "round 10 or later": a bound or a span, not one value
 _SPAN_BEFORE = re.compile(
-    r"(?<![a-z])(?:before|after|within|under|over|past|beyond|until|through|than|least|most|"
-    r"prior to|up to|since)\s+(?:the\s+)?$"
+    r"(?<![a-z])(?:before|after|within|under|over|past|beyond|until|through|than|least|most|above|below|beneath|"
+    r"prior to|up to|since|reach|reached|reaches|reaching)\s+(?:the\s+)?$"
 )
 _BOUND_NEXT = re.compile(
     r"\s*(?:\+|(?:or|and)\s+(?:more|less|fewer|above|below|over|under|higher|lower|later|earlier|after|before|beyond|"
@@ -269,7 +279,11 @@ def _places_said(text: str, taken: bytearray, view: ColumnView) -> list[Threshol
                     start = m.end() + len(said.group(0)) - len(said.group(0).lstrip())
                 if not _free(taken, said.start(key), end) or _BOUND_NEXT.match(text, max(end, m.end())):
                     continue
+                if said is before and _SPAN_BEFORE.search(text, 0, said.start()):
+                    continue  # "after the 1st round", "before the 3rd round": a bound, not that round
                 n = _position_number(said.group(key))
+                if said is before and view.lo < 1:
+                    continue  # rounds counted from 0: which one "the first" is, is not known
                 if n is not None and view.lo <= n <= view.hi:
                     mine.append(Threshold(view.name, "=", n, str(n), start, end))
     return mine

@@ -290,8 +290,9 @@ class Analyzer:
             gap = self.text[term.end : t.start].strip(" 的是为") if term.end <= t.start else None
             if t.column == term.column and gap in ("", "of", "is", "was", "are", "were"):
                 return True
-            if (self.cues.counting or t.column == term.column) and 0 <= term.start - t.end <= 1:
-                return True  # "at least 20 points": the column is the threshold's unit
+            between = self.text[t.end : term.start] if t.end <= term.start else "-"
+            if (self.cues.counting or t.column == term.column) and re.fullmatch(r"(?:st|nd|rd|th)?\s?", between):
+                return True  # "at least 20 points", "above 8th position": the column is the threshold's unit
         return False
 
     def count_word(self, term: Term) -> bool:
