@@ -231,10 +231,6 @@ _SPAN_BEFORE = re.compile(
     r"(?<![a-z])(?:before|after|within|under|over|past|beyond|until|through|than|least|most|above|below|beneath|"
     r"prior to|up to|since|reach|reached|reaches|reaching)\s+(?:the\s+)?$"
 )
-_BOUND_NEXT = re.compile(
-    r"\s*(?:\+|(?:or|and)\s+(?:more|less|fewer|above|below|over|under|higher|lower|later|earlier|after|before|beyond|"
-    r"up|down|greater|longer))"
-)
 
 
 def _position_number(word: str) -> int | None:
@@ -277,7 +273,7 @@ def _places_said(text: str, taken: bytearray, view: ColumnView) -> list[Threshol
                 start, end = said.start(key), said.end(key)
                 if said is after:  # "round #7": the threshold starts where its words do
                     start = m.end() + len(said.group(0)) - len(said.group(0).lstrip())
-                if not _free(taken, said.start(key), end) or _BOUND_NEXT.match(text, max(end, m.end())):
+                if not _free(taken, said.start(key), end) or _BOUND_AFTER.match(text, max(end, m.end())):
                     continue
                 if said is before and _SPAN_BEFORE.search(text, 0, said.start()):
                     continue  # "after the 1st round", "before the 3rd round": a bound, not that round
@@ -299,8 +295,9 @@ _HAD = re.compile(
 )
 # "5 units or more", "2 gold medals and above": a bound written after the name, read by no one here
 _BOUND_AFTER = re.compile(
-    r"(?:\s+[a-z]+)?\s*(?:or\s+(?:more|less|fewer|above|below|over|under|higher|lower|greater)|and\s+(?:above|over|up|more|"
-    r"below|under|less|fewer)|at\s+(?:least|most)|plus|\+|max|min|maximum|minimum)(?![a-z])"
+    r"(?:\s+[a-z]+)?\s*(?:or\s+(?:more|less|fewer|above|below|over|under|higher|lower|greater|later|earlier|after|before|"
+    r"beyond|longer)|and\s+(?:above|over|up|more|below|under|less|fewer|later|after|beyond)|at\s+(?:least|most)|plus|"
+    r"\+|max|min|maximum|minimum)(?![a-z])"
 )
 
 
