@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from apps.agent import durations
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.schema_terms import CONCEPT_PART, ColumnView, Schema, Term, alias_pattern, fold
 from apps.agent.offline.timewords import _number
@@ -142,25 +143,10 @@ def _comparatives(text: str, question: str, taken: bytearray, schema: Schema) ->
     return found
 
 
-# A time a race took, as results write it ("1:54.32", "1:01:45") or in words ("8 minutes"): seconds, compared
-# with a column of seconds (ingest names a column of such times "Time (s)")
-_TIME_PART = r"\d+(?:\.\d+)?\s*(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)(?![a-z])"
-_DURATION = re.compile(  # "1:54.32", "8 minutes", "3 minutes and 3 seconds"
-    rf"(?P<clock>\d{{1,2}}(?::\d{{2}}){{1,2}}(?:\.\d+)?)(?![\d:])|(?P<words>{_TIME_PART}(?:\s*(?:,|and)?\s*{_TIME_PART})*)"
-)
-_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([hms])")
+# A time a race took ("1:54.32", "8 minutes"), compared with a column of seconds (ingest names it "Time (s)")
+_DURATION = re.compile(durations.DURATION)
 _PACE = (("<", ("faster than", "quicker than", "within")), (">", ("slower than",)))
 _IN_SECONDS = re.compile(r"\((?:s|sec|secs|seconds)\)\s*$", re.IGNORECASE)
-
-
-def seconds_of(m: re.Match[str]) -> float:
-    """The seconds a `_DURATION` match says."""
-    if m.group("clock"):
-        total = 0.0
-        for part in m.group("clock").split(":"):
-            total = total * 60 + float(part)
-        return total
-    return sum(float(n) * {"h": 3600, "m": 60, "s": 1}[unit] for n, unit in _PART.findall(m.group("words")))
 
 
 def _durations(text: str, question: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
@@ -176,9 +162,9 @@ def _durations(text: str, question: str, taken: bytearray, schema: Schema, terms
         for word in sorted((w for w in words if w not in lx.AFTER_NUMBER and w.isascii()), key=len, reverse=True):
             for m in re.finditer(rf"(?<![a-z]){re.escape(word)}\s*", text):
                 said = _DURATION.match(text, m.end())
-                if said is None or not _free(taken, m.start(), said.end()):
+                value = durations.seconds(said.group(0)) if said is not None else None
+                if said is None or value is None or not _free(taken, m.start(), said.end()):
                     continue
-                value = round(seconds_of(said), 3)
                 number = int(value) if value.is_integer() else value
                 found.append(Threshold(column, op, number, question[said.start() : said.end()], m.start(), said.end()))
                 _claim(taken, m.start(), said.end())

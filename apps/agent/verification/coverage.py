@@ -12,6 +12,7 @@ from typing import Literal
 
 from django.utils.translation import gettext as _
 
+from apps.agent import durations
 from apps.agent.explain_terms import GRAINS as GRAIN_WORDS
 from apps.agent.verification.binding import after_year, specific_periods
 from apps.agent.verification.grounding import date_tokens_of_text
@@ -31,9 +32,7 @@ _TOP_N = re.compile(
 _THRESHOLD = re.compile(
     r"(?:超过|大于|高于|多于|不少于|至少|不低于|低于|小于|少于|不足|不到|不超过|over|above|more than|greater than|"
     r"less than|fewer than|below|under|at least|at most|faster than|slower than|within|>=?|<=?|≥|≤)\s*"
-    r"(?P<num>\d{1,2}(?::\d{2}){1,2}(?:\.\d+)?(?![\d:])|"
-    r"(?:\d+(?:\.\d+)?\s*(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)(?![a-z])(?:\s*(?:,|and)?\s*(?=\d)|))+"
-    r"|[-\d.,]+\s*(?:%|万|亿|千|k|m)?)",
+    rf"(?P<num>{durations.DURATION}|[-\d.,]+\s*(?:%|万|亿|千|k|m)?)",
     re.IGNORECASE,
 )
 _RELATIVE = re.compile(
@@ -93,20 +92,11 @@ class Anchor:
     key: str
 
 
-_DURATION = re.compile(r"(?P<clock>\d{1,2}(?::\d{2}){1,2}(?:\.\d+)?)|(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[hms])", re.I)
-
-
 def _number_of(text: str) -> float | None:
     """The number a threshold says; a time ("1:54.32", "8 minutes") in seconds, as a column of times holds it."""
-    duration = _DURATION.fullmatch(text) or (_DURATION.match(text) if re.search(r"\d\s*[hms][a-z]", text) else None)
-    if duration is not None and (duration.group("clock") or re.search(r"[a-z]{2}", text)):
-        if duration.group("clock"):
-            seconds = 0.0
-            for part in duration.group("clock").split(":"):
-                seconds = seconds * 60 + float(part)
-            return round(seconds, 3)
-        parts = re.findall(r"(\d+(?:\.\d+)?)\s*([hms])", text.lower())
-        return sum(float(n) * {"h": 3600, "m": 60, "s": 1}[unit] for n, unit in parts)
+    seconds = durations.seconds(text)
+    if seconds is not None:
+        return seconds
     if text in _CN_SMALL:
         return float(_CN_SMALL[text])
     mentions = [m for m in find_mentions(text) if m.kind in ("number", "rank")]
@@ -156,7 +146,7 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
         n = _number_of(match["num"])
         if n is not None:
             anchors.append(Anchor(match.group(0).strip(), "number", repr(n)))
-            if _DURATION.match(match["num"]) and (":" in match["num"] or re.search(r"[a-z]{2}", match["num"])):
+            if durations.seconds(match["num"]) is not None:
                 timed.append(match.span("num"))
     ranked = {float(a.key) for a in anchors if a.kind == "top_n"}
     anchors += [
