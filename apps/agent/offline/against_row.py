@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext as _
 
 from apps.agent.offline import lookup
+from apps.agent.offline.cues import NAMED_AFTER
 from apps.agent.offline.drafts import MAX_LISTED, ResultView, Writer, _labelled, reference
 from apps.agent.offline.plan import Anchor, Group, Metric, Plan, Shown, filter_label
 from apps.agent.offline.schema_terms import Schema, Term, fold
@@ -36,15 +37,13 @@ _SAME = re.compile(r"(?<![a-z])the same(?P<span>(?:\s+[^\s]+){0,10}?)\s+as\s+(?:
 # "what film was released before devakanya", "who finished after rossi": the row just before or after the named
 # one on the column that orders them (a date or year; a finishing place where the question says finished)
 _ORDER = re.compile(r"(?<![a-z])(?P<word>before|after)\s+(?:the\s+)?[\"'“‘]?$")
-# "named after lincoln", "modelled after …": no order; "after italy won": the row is not simply named
-_NAMED_AFTER = re.compile(r"(?<![a-z])(?:named|renamed|modell?ed|patterned|styled|called|looked|look|looks)\s+$")
+# "after italy won": the row is not simply named ("named after lincoln" is no order: cues.NAMED_AFTER)
 _ENDS = re.compile(r"\s*(?:[?.!,;]|$|(?:in|on|at|during|of|for|from)\s)")
 # an unnamed date column orders rows only when it says when they happened (not Born, Died, Founded)
 _WHEN_COLUMN = re.compile(
     r"(?<![a-z])(?:year|season|date|dates|edition|held|took office|start|started|began|from|released?|release date|"
     r"aired|opened|premiered?)(?![a-z])"
 )
-_FINISH_NAME = re.compile(r"(?:final\s+|overall\s+|finishing\s+)?(?:rank|ranking|pos\.?|position|place|placing|finish)")
 _PLACED = re.compile(r"(?<![a-z])(?:finish(?:ed|es|ing)?|came|comes|come|placed?|ranked)(?![a-z])")
 _SAME_AS_WHICH = re.compile(r"(?:\s+[a-z]+){0,3}?\s+the same(?P<span>(?:\s+[^\s]+){0,10}?)\s+as\s+(?:what|which|who)\b")
 _ZH_AGAINST = re.compile(r"(?<![对相])比\s*$")
@@ -81,7 +80,7 @@ def _anchor_term(a: Analyzer, values: list[Term]) -> tuple[Term, str, int, int] 
             op = ">" if re.fullmatch(_GREATER, than.group("word")) else "<"
             return term, op, than.start("span"), than.end("span")
         order = _ORDER.search(before) if a.lang == "en" else None
-        if order is not None and not _NAMED_AFTER.search(before, 0, order.start()) and _ENDS.match(a.text, term.end):
+        if order is not None and not NAMED_AFTER.search(before, 0, order.start()) and _ENDS.match(a.text, term.end):
             return term, "<" if order.group("word") == "before" else ">", -1, -1
     return None
 
@@ -91,8 +90,8 @@ def _ordering(a: Analyzer, anchor: Term) -> str | None:
     came or placed (Rank, Pos.: before is the smaller number), else a date or a year; the one the question
     names, else the table's only one. None when there is none or more than one."""
     named = [a.schema.by_name[t.column] for t in a.terms if t.kind == "column" and t.column != anchor.column]
-    if _PLACED.search(a.text):  # a finishing place: a column named only so (Rank, Pos., Place), not Peak position
-        fits = [v for v in (*named, *a.schema.views) if v.place and _FINISH_NAME.fullmatch(fold(v.name).strip())]
+    if _PLACED.search(a.text):  # a finishing place (Rank, Pos., Place), not a Peak position
+        fits = [v for v in (*named, *a.schema.views) if v.finishing]
     else:
         fits = [v for v in named if v.category in ("time", "year")]
         fits = fits or [

@@ -249,8 +249,6 @@ def _places_said(text: str, taken: bytearray, view: ColumnView) -> list[Threshol
     mine: list[Threshold] = []
     for alias, _strength in view.aliases:
         for m in alias_pattern(alias, column=True).finditer(text):
-            if _SPAN_BEFORE.search(text, 0, m.start()):
-                continue
             before = _POSITION_BEFORE.search(text, 0, m.start())
             after = _POSITION_AFTER.match(text, m.end())
             for said, key in ((before, "n"), (before, "d"), (after, "n")):
@@ -261,11 +259,11 @@ def _places_said(text: str, taken: bytearray, view: ColumnView) -> list[Threshol
                     start = m.end() + len(said.group(0)) - len(said.group(0).lstrip())
                 if not _free(taken, said.start(key), end) or _BOUND_AFTER.match(text, max(end, m.end())):
                     continue
-                if said is before and _SPAN_BEFORE.search(text, 0, said.start()):
-                    continue  # "after the 1st round", "before the 3rd round": a bound, not that round
-                n = _position_number(said.group(key))
+                if _SPAN_BEFORE.search(text, 0, said.start() if said is before else m.start()):
+                    continue  # "before round 3", "after the 1st round": a bound, not that round
                 if said is before and view.lo < 1:
                     continue  # rounds counted from 0: which one "the first" is, is not known
+                n = _position_number(said.group(key))
                 if n is not None and view.lo <= n <= view.hi:
                     mine.append(Threshold(view.name, "=", n, str(n), start, end))
     return mine
@@ -433,8 +431,8 @@ def _intents(text: str, taken: bytearray, cues: Cues) -> None:
 
 _SAME_AS = re.compile(r"(?<![a-z])the same(?: [a-z]+){0,10} as(?![a-z])")
 # "more than X", "the same as X", "比X": against one named row; "other than X" only leaves X out (a negation)
-# "named after lincoln", "modelled after …": whom a thing is named for, no row compared
-_NAMED_AFTER = re.compile(r"(?<![a-z])(?:named|renamed|modell?ed|patterned|styled|called)\s+$")
+# "named after lincoln", "modelled after …", "looked after": whom a thing is named for, no row compared
+NAMED_AFTER = re.compile(r"(?<![a-z])(?:named|renamed|modell?ed|patterned|styled|called|looked|look|looks)\s+$")
 _AGAINST_ROW = re.compile(
     r"(?:(?<![a-z])(?<!other )(?<!rather )(?:than|as|before|after)\s+(?:the\s+)?[\"'“‘]?|(?<![对相])比\s*)$"
 )
@@ -460,7 +458,7 @@ def _unsupported(
         against = _AGAINST_ROW.search(text, 0, t.start)
         if any(v.column == t.column and v.value != t.value for v in values):
             continue  # "A 比 B 多多少", "how many more medals did A win than B": two named groups compared
-        if against is not None and against.end() == t.start and not _NAMED_AFTER.search(text, 0, against.start()):
+        if against is not None and against.end() == t.start and not NAMED_AFTER.search(text, 0, against.start()):
             return "row_compare", question[against.start() : against.end()].strip(" \"'“‘")  # not the value
     return None
 

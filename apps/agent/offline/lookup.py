@@ -230,19 +230,15 @@ def _one(names: list[str]) -> str | None:
     return names[0] if len(names) == 1 else None
 
 
-def people_column(schema: Schema, views: list[ColumnView]) -> str | None:
-    """The one column whose header names people (Winner, Player, 姓名), else the one column of names (one per
-    row): "who had the constructor mclaren" reads Winner, not the Race column beside it."""
-    people = [v.name for v in views if v.category in ("id", "dimension") and _PERSON_HEADER.search(v.name)]
-    if len(people) == 1:
-        return people[0]
-    return _one([v.name for v in views if _names_rows(v, schema.row_count)]) if not people else None
-
-
 def _people(a: Analyzer, filtered: set[str]) -> str | None:
-    """The one column a "who"/"谁" question reads: the one column whose header names people (客户, 姓名, Player),
-    else the one column of names (one per row); None when there is no such column or more than one."""
-    return people_column(a.schema, [v for v in a.schema.views if v.name not in filtered])
+    """The one column a "who"/"谁" question reads: the one column whose header names people (客户, 姓名, Player,
+    Winner), else (none such) the one column of names (one per row): "who had the constructor mclaren" reads
+    Winner, not the Race column beside it. None when there is no such column or more than one."""
+    views = [v for v in a.schema.views if v.name not in filtered]
+    people = [v.name for v in views if v.category in ("id", "dimension") and _PERSON_HEADER.search(v.name)]
+    if people:
+        return _one(people)
+    return _one([v.name for v in views if _names_rows(v, a.schema.row_count)])
 
 
 def _places(a: Analyzer, filtered: set[str]) -> str | None:

@@ -75,7 +75,8 @@ _ORDINAL_WORDS = frozenset(
 )
 _PLACE_WORDS = frozenset("rank ranking pos position place placing finish".split())
 # a place column is named only so: "Rank", "Pos.", "Peak position", "Final placing" (not "Ranking points")
-_PLACE_NAME_WORDS = _PLACE_WORDS | frozenset("peak final overall highest best current world league chart".split())
+_FINISH_NAME_WORDS = _PLACE_WORDS | frozenset("final overall finishing".split())
+_PLACE_NAME_WORDS = _FINISH_NAME_WORDS | frozenset("peak highest best current world league chart".split())
 _ORDINAL_ZH = ("名次", "排名", "序号", "轮次", "第几", "编号", "届")
 _AVG_HINTS_ZH = ("单价", "价格", "率", "评分", "分数", "得分", "年龄", "比例", "平均", "均价", "温度", "薪", "工资")
 
@@ -126,10 +127,18 @@ class ColumnView:
 
     @property
     def place(self) -> bool:
-        """A finishing place or rank (Rank, Pos., Position, Place, 名次): 1 is the top, the highest."""
+        """A place or rank (Rank, Pos., Position, Peak position, 名次): 1 is the top, the highest."""
+        return self._place_named(_PLACE_NAME_WORDS) or self.name.strip() in ("名次", "排名", "最高名次", "最终名次")
+
+    @property
+    def finishing(self) -> bool:
+        """A place where a race or a season ended (Rank, Pos., Final placing), which orders who came before whom;
+        not a Peak position or a World ranking."""
+        return self._place_named(_FINISH_NAME_WORDS) or self.name.strip() in ("名次", "最终名次")
+
+    def _place_named(self, allowed: frozenset[str]) -> bool:
         words = set(_words(self.name))
-        named = bool(words) and words <= _PLACE_NAME_WORDS and bool(_PLACE_WORDS & words)
-        return self.ordinal and (named or self.name.strip() in ("名次", "排名", "最高名次", "最终名次"))
+        return self.ordinal and bool(words) and words <= allowed and bool(_PLACE_WORDS & words)
 
     @property
     def averaged(self) -> bool:
