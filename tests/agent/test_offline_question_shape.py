@@ -141,6 +141,13 @@ def test_the_same_as_another_row_is_refused_however_long_the_phrase(season):
     assert not response.tables and "the same" in response.answer, response.answer
 
 
+def verified(binding, question: str):
+    """The answer to `question`, which must be answered and pass verification."""
+    response = ask(binding, question)
+    assert response.status == "answered" and response.verification.passed, (question, response.answer)
+    return response
+
+
 def table(csv_binding, name: str, header: list[str], rows: list[list[object]]):
     """A CSV dataset of `rows` under `header`, bound as a conversation's data."""
     out = io.StringIO()
@@ -323,8 +330,7 @@ def test_a_number_written_against_a_column_of_positions_names_one_of_them(csv_bi
         ("how many players were taken in the first round?", 1),
         ("how many players were picked in round #7?", 2),
     ]:
-        response = ask(binding, question)
-        assert response.status == "answered" and response.verification.passed, (question, response.answer)
+        response = verified(binding, question)
         assert response.answer.startswith(f"distinct Player is {count}."), (question, response.answer)
     looked_up = ask(binding, "what nationality was the player in round 3?")
     assert looked_up.status == "answered" and looked_up.verification.passed, looked_up.verification.reasons
@@ -366,8 +372,7 @@ def test_a_verb_names_the_column_of_the_ones_who_do_it(csv_binding):
         ("who produced green hill?", "Producer(s): Di Ross."),
         ("how many films were produced by bo chen?", "count is 2."),
     ]:
-        response = ask(binding, question)
-        assert response.status == "answered" and response.verification.passed, (question, response.answer)
+        response = verified(binding, question)
         assert response.answer.split("\n")[0] == first_line, (question, response.answer)
 
 
@@ -381,8 +386,7 @@ def test_an_outcome_said_with_a_verb_keeps_the_rows_of_that_outcome(csv_binding)
     ]
     binding = table(csv_binding, "finals.csv", ["Outcome", "Year", "Championship", "Surface"], rows)
     for question, count in [("how many titles did he win?", 3), ("how many finals did he lose on clay?", 2)]:
-        response = ask(binding, question)
-        assert response.status == "answered" and response.verification.passed, (question, response.answer)
+        response = verified(binding, question)
         assert response.answer.split("\n")[0] == f"count is {count}.", (question, response.answer)
     games = table(
         csv_binding,
@@ -409,8 +413,7 @@ def test_a_place_is_read_as_written_and_the_highest_is_number_one(csv_binding):
         ("what was their lowest position?", "worst Position is 12."),
         ("how many seasons had the 3rd position?", "count is 1."),
     ]:
-        response = ask(binding, question)
-        assert response.status == "answered" and response.verification.passed, (question, response.answer)
+        response = verified(binding, question)
         assert response.answer.split("\n")[0] == first_line, (question, response.answer)
     above = ask(binding, "how many seasons were they ranked above 8th position?")  # a smaller place number
     assert above.answer.split("\n")[:2] == ["count is 2.", "Filters: Position < 8."], above.answer
