@@ -8,7 +8,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from django.utils.translation import gettext as _
 from pydantic import ValidationError
@@ -34,7 +34,7 @@ class Move:
 
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     draft: str = ""
-    purpose: str = ""  # "anchor" / "compared": the two queries of a comparison with one named row
+    purpose: Literal["", "anchor", "compared"] = ""  # the two queries of a comparison with one named row
 
 
 log = logging.getLogger(__name__)
