@@ -706,3 +706,78 @@ def test_a_kind_of_thing_reads_only_a_column_of_that_kind(csv_binding):
         shown = response.answer.split("Filters")[0]
         assert not any(c in shown for c in ("Spain", "Brazil", "Italy")), (question, response.answer)
         assert "Grand Prix" not in shown, (question, response.answer)
+
+
+def test_a_pronoun_stands_for_the_table_s_subject_only_where_no_column_names_people(csv_binding):
+    """ "her opponent" over one player's matches is that player's; "how many goals did he score" over a table of
+    players could be any of them, so it is not answered for all of them."""
+    rows = [["2009-04-12", "Mestre", "Yvonne Meusburger", "Clay"], ["2009-06-01", "Paris", "Ana Ivanovic", "Clay"]]
+    rows += [["2010-04-20", "Mestre", "Sara Errani", "Clay"]]
+    matches = table(csv_binding, "matches.csv", ["Date", "Tournament", "Opponent", "Surface"], rows)
+    response = verified(matches, "who was her opponent in the april 2009 mestre tournament?")
+    assert response.answer.startswith("Opponent: Yvonne Meusburger"), response.answer
+    players = table(csv_binding, "players.csv", ["Player", "Club", "Goals"], [["Ann", "Reds", 3], ["Bo", "Blues", 5]])
+    for question in ("how many goals did he score?", "how many goals did she score?"):
+        response = ask(players, question)
+        assert not response.tables and "8" not in response.answer, (question, response.answer)
+    teams = table(csv_binding, "teams.csv", ["Team", "Wins"], [["Reds", 3], ["Blues", 5]])
+    response = ask(teams, "how many wins did they have?")
+    assert not response.tables and "8" not in response.answer, response.answer
+
+
+def test_the_name_of_a_thing_and_a_verb_its_column_does_are_read_as_links(csv_binding):
+    """ "the name of …", "name a …" ask for the thing's own label; "x produced what title" is what the
+    Producer(s) column says x did; neither is a condition of its own."""
+    rows = [["Splash", "A-Sharp", "Kay"], ["Rain", "Zed", "Kay"], ["Sun", "Zed", "Lou"]]
+    binding = table(csv_binding, "tracks.csv", ["Title", "Producer(s)", "Performer"], rows)
+    response = verified(binding, "a-sharp produced what title?")
+    assert response.answer.startswith("Title: Splash"), response.answer
+    response = verified(binding, "what is the name of the title produced by a-sharp?")
+    assert response.answer.startswith("Title: Splash"), response.answer
+    stadiums = table(
+        csv_binding,
+        "stadiums.csv",
+        ["Stadium", "City", "Capacity"],
+        [["Morera", "Alajuela", "17,895"], ["Belen", "Belen", "3,000/2,000"], ["Saprissa", "Tibas", "23,000"]],
+    )
+    response = ask(stadiums, "what is the name of the biggest capacity stadium?")  # Capacity is text here
+    assert response.clarification is not None and not response.tables, response.answer
+
+
+def test_the_first_or_last_of_a_column_of_names_is_the_one_at_the_earliest_or_latest_time(csv_binding):
+    """ "what was her first role": the role at the earliest year (every one tied there named), said as the
+    earliest, never "the lowest earliest Year"; without a column of times it is asked back."""
+    rows = [[2003, "Beta", "Villain"], [2001, "Alpha", "Hero"], [2005, "Gamma", "Hero"], [2002, "Delta", "Friend"]]
+    binding = table(csv_binding, "roles.csv", ["Year", "Title", "Role"], rows)
+    first = verified(binding, "what was her first role?")
+    assert first.answer.startswith("The Role with the earliest Year is Hero"), first.answer
+    last = verified(binding, "what was the last title?")
+    assert last.answer.startswith("The Title with the latest Year is Gamma"), last.answer
+    tied = table(csv_binding, "tied.csv", ["Year", "Role"], [[2002, "Meat"], [2002, "Herself"], [2004, "Judge"]])
+    response = verified(tied, "what was her first role?")
+    assert response.answer.startswith(("Herself, Meat tie for the earliest Year", "Meat, Herself tie")), response.answer
+    ranges = table(csv_binding, "ranges.csv", ["Years", "Title"], [["1999", "Soil"], ["1999-2002", "Loose Women"]])
+    assert ask(ranges, "what was her first title?").clarification is not None
+
+
+def test_a_place_said_with_its_verb_is_that_place_and_last_place_the_largest_number(csv_binding):
+    """ "came in 3rd place", "finished in third place": Place = 3, its verb read with it; "came in last place"
+    and "the lowest place" are the largest place number, "the best place" number 1, worded as best or worst."""
+    rows = [[1, "Ann", 57, 3], [2, "Bo", 80, 1], [3, "Cy", 12, 5], [4, "Di", 40, 4], [5, "Ed", 70, 2]]
+    binding = table(csv_binding, "contest.csv", ["Draw", "Artist", "Points", "Place"], rows)
+    for question, first in [
+        ("which artist came in 3rd place?", "Artist: Ann"),
+        ("which artist finished in third place?", "Artist: Ann"),
+        ("who finished in 2nd place?", "Artist: Ed"),
+    ]:
+        response = verified(binding, question)
+        assert response.answer.startswith(first), (question, response.answer)
+    for question, best, artist in [
+        ("which artist came in last place?", False, "Cy"),
+        ("which artist had the lowest place?", False, "Cy"),
+        ("which artist had the best place?", True, "Bo"),
+    ]:
+        response = verified(binding, question)
+        lines = response.answer.split("\n")
+        assert lines[0] == ("Records with the best Place:" if best else "Records with the worst Place:"), lines
+        assert lines[1].startswith(f"1. {artist}"), (question, response.answer)

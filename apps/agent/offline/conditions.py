@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline import lexicon as lx
+from apps.agent.offline import lookup
 from apps.agent.offline.ambiguity import value_of_column
 from apps.agent.offline.cues import find_words
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
@@ -349,6 +350,15 @@ def unapplied_quote(a: Analyzer) -> str | None:
     return None
 
 
+def unread_pronoun(a: Analyzer) -> str | None:
+    """ "how many goals did he score" over a table of players: which row "he" is, the question does not say, and
+    answering for all of them answers another question. The pronoun, or None (read, or none said)."""
+    if a.lang != "en":
+        return None
+    unread = lookup.subject_pronouns(a.text, a.schema, a.terms)[1]
+    return unread[0] if unread else None
+
+
 _CHOICE = re.compile(r"(?P<a>[^,;:?]+?)\s+or\s+(?P<b>[^,;:?]+?)\s*\??\s*$")
 
 
@@ -392,7 +402,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
             n
             for n in [unapplied_negation(a, plan), unapplied_outcome(a, plan), unmatched_alternative(a)]
             + [uncounted_amount(a, plan), unapplied_change(a, plan)]
-            + [unapplied_quote(a)]
+            + [unapplied_quote(a), unread_pronoun(a)]
             if n
         ],
         *[a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if a.lang == "zh" and a.text.startswith("率", e)],

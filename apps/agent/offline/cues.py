@@ -207,9 +207,13 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
 # "the 1st position", "in 3rd place", "the 2001 season", "round seven", "pick #15": a number written against a
 # column of positions or occasions names one of them (= that number), when the column holds it
 _ORDINAL_WORD = "|".join(lx.EN_ORDINALS)
+# "came in 3rd place", "finished third place": the verbs of a finishing place, read with the place itself
+_PLACE_VERBS = r"finish(?:ed|es|ing)?|came|come|comes|coming|placed|placing|ended|ending|ranked"
+PLACE_VERB = re.compile(rf"(?<![a-z])(?:{_PLACE_VERBS})(?![a-z])")
 # "the 1st position", "in the third round" (not "3 rounds", a count, nor "their first pick", their earliest)
 _POSITION_BEFORE = re.compile(
-    rf"(?:(?<![a-z])the\s+(?P<n>\d+(?:st|nd|rd|th)|{_ORDINAL_WORD})|(?<![\w.,#/:-])(?P<d>\d+(?:st|nd|rd|th)))\s+$"
+    rf"(?:(?<![a-z])(?:the|in|{_PLACE_VERBS})\s+(?P<n>\d+(?:st|nd|rd|th)|{_ORDINAL_WORD})"
+    rf"|(?<![\w.,#/:-])(?P<d>\d+(?:st|nd|rd|th)))\s+$"
 )
 _POSITION_AFTER = re.compile(r"\s*(?:#|no\.?|number)?\s*(?P<n>\d+|[a-z]+)(?:st|nd|rd|th)?(?![\w.,/:%-])")
 # "before round 3", "within 3 rounds", "the first 2 seasons", "round 10 or later": a bound or a span, not one value
@@ -473,13 +477,16 @@ def _without_partial_mentions(taken: bytearray, terms: list[Term]) -> bytearray:
     return mask
 
 
+_ASKS_WHICH = re.compile(r"^\s*(?:what|which)\s")
 _PLACE_OUTCOME = re.compile(
     r"(?<![a-z])(?:finish(?:ed|es)?|came|come|comes|placed?|ranked|end(?:ed)?)\s+(?:in\s+)?(?:the\s+)?$"
 )
 
 
-def _time_edge(text: str, dates: list[Term], taken: bytearray, cues: Cues) -> None:
-    """ "first order date", "最早的一条订单是哪天": the earliest (or latest) value of the time column."""
+def _time_edge(text: str, dates: list[Term], kinds: list[Term], taken: bytearray, cues: Cues) -> None:
+    """ "first order date", "最早的一条订单是哪天": the earliest (or latest) value of the time column; "what was
+    her first role" (`kinds`: columns of names right after the word, in a table with a time column): the one
+    at the earliest time."""
     edges = sorted(find_words(text, lx.EARLY_WORDS, taken) + find_words(text, lx.LATE_WORDS, taken))
     if not edges:
         return
@@ -489,7 +496,8 @@ def _time_edge(text: str, dates: list[Term], taken: bytearray, cues: Cues) -> No
         if _PLACE_OUTCOME.search(text, 0, start) or re.match(r"\s+place", text[end:]):
             continue  # "finish first", "came in last place": a place, not the earliest or latest time
         named = any(0 <= t.start - end <= 3 and not text[end : t.start].strip(" 的") for t in dates)
-        if named or asks_date:
+        kind = _ASKS_WHICH.match(text) is not None and any(t.start - end == 1 for t in kinds)
+        if named or asks_date or kind:
             cues.when = "min" if word in lx.EARLY_WORDS else "max"
             _claim(taken, start, end)
             return
@@ -518,6 +526,24 @@ def _ranking(text: str, terms: list[Term], taken: bytearray, cues: Cues) -> None
 
 
 _CJK_ONLY = re.compile(r"^[\u4e00-\u9fff]+$")
+# "came in last place", "in last position", "finished last": the worst place, on the place column named there
+_LAST_PLACE = re.compile(
+    rf"(?<![a-z])(?:(?:in|at)\s+(?:the\s+)?|(?:{_PLACE_VERBS})\s+(?:in\s+)?(?:the\s+)?)(?P<last>last|bottom)\s+$"
+)
+
+
+def _last_place(text: str, schema: Schema, terms: list[Term], taken: bytearray, cues: Cues) -> None:
+    """ "which artist came in last place": the row with the worst place (the largest number) of the place column
+    named right after "last" (a ranking from the lowest, which on a place column is the largest number)."""
+    if cues.ranking or cues.counting:
+        return
+    for t in terms:
+        said = _LAST_PLACE.search(text, 0, t.start)
+        if t.kind != "column" or said is None or not schema.by_name[t.column].place:
+            continue
+        cues.ranking, cues.ascending = True, True
+        _claim(taken, said.start(), t.start)
+        return
 
 
 def _plural_which(text: str) -> bool:
@@ -553,8 +579,17 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     values = [t for t in terms if t.kind == "value"]
     cues.unsupported = _unsupported(question, text, _without_partial_mentions(taken, terms), dates, values)
     _ranking(text, terms, taken, cues)
+    _last_place(text, schema, terms, taken, cues)
     _pace(text, schema, terms, taken, cues)
-    _time_edge(text, dates, taken, cues)
+    kinds = [  # "her first role": a column of names, in a table whose rows have a time
+        t
+        for t in terms
+        if t.kind == "column"
+        and schema.by_name[t.column].category in ("dimension", "id")
+        and not schema.by_name[t.column].ordinal
+        and schema.of("time", "year")
+    ]
+    _time_edge(text, dates, kinds, taken, cues)
     _counting(text, schema, terms, taken, cues)
     words = [w for ws in lx.AGG_WORDS.values() for w in ws]
     func_of = {w: f for f, ws in lx.AGG_WORDS.items() for w in ws}

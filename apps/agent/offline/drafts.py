@@ -136,6 +136,9 @@ class Writer:
                 return self.tied(keys, said)
             if len(self.result.rows) == 1 or self.plan.limit == 1:
                 said |= {"label": self.label(0, keys[-1]), "values": self.row_values(0)}
+                edge = self.time_edge()
+                if edge is not None:  # "what was her first role": the one at the earliest time, said so
+                    return [_("The %(groups)s with the %(edge)s is %(label)s (%(values)s).") % {**said, "edge": edge}]
                 if self.plan.ascending:
                     return [_("The %(groups)s with the lowest %(measure)s is %(label)s (%(values)s).") % said]
                 return [_("The %(groups)s with the highest %(measure)s is %(label)s (%(values)s).") % said]
@@ -152,12 +155,27 @@ class Writer:
             lines.append(_("... the rest is in the table."))
         return lines
 
+    def time_edge(self) -> str | None:
+        """ "earliest Year" when the groups are ranked by the earliest (or latest) time of each (time_edge.py),
+        so the answer says the earliest, not "the lowest earliest Year"; None for any other ranking."""
+        primary = self.plan.shown[0].name if self.plan.shown else ""
+        metric = next((m for m in self.plan.metrics if m.name == primary), None)
+        view = self.schema.by_name.get(metric.column or "") if metric is not None else None
+        if metric is None or view is None or view.category not in ("time", "year"):
+            return None
+        if (metric.func, self.plan.ascending) not in (("min", True), ("max", False)):
+            return None
+        return primary
+
     def tied(self, keys: list[str], said: dict[str, str]) -> list[str]:
         """ "Nike, Samurai tie for the highest count (count 3)": the best is shared, so no one of them is named
         alone."""
         count = min(len(self.result.rows), MAX_LISTED)
         said |= {"labels": names([self.label(i, keys[-1]) for i in range(count)]), "values": self.row_values(0)}
-        if self.plan.ascending:
+        edge = self.time_edge()
+        if edge is not None:
+            lines = [_("%(labels)s tie for the %(edge)s (%(values)s).") % {**said, "edge": edge}]
+        elif self.plan.ascending:
             lines = [_("%(labels)s tie for the lowest %(measure)s (%(values)s).") % said]
         else:
             lines = [_("%(labels)s tie for the highest %(measure)s (%(values)s).") % said]
@@ -194,7 +212,11 @@ class Writer:
         views = self.schema.by_name
         kinds = ("id", "dimension", "time", "year")  # the columns asked come first (哪天, 哪个产品)
         labels = [c for c in self.plan.row_columns[:-1] if c in views and views[c].category in kinds][:3]
-        if self.plan.sort and not self.plan.sort[0].desc:
+        lowest_first = bool(self.plan.sort) and not self.plan.sort[0].desc
+        if measure in views and views[measure].place:  # a place: number 1 is the best
+            best = _("Records with the best %(measure)s:") if lowest_first else _("Records with the worst %(measure)s:")
+            lines = [best % {"measure": measure}]
+        elif lowest_first:
             lines = [_("Records with the lowest %(measure)s:") % {"measure": measure}]
         else:
             lines = [_("Records with the highest %(measure)s:") % {"measure": measure}]

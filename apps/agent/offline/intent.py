@@ -15,7 +15,7 @@ from apps.agent.offline import against_row, lookup
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import Readings, ask_sold, read
 from apps.agent.offline.conditions import ask_about_conditions, ask_about_left_out
-from apps.agent.offline.cues import Cues, Threshold, find_words, read_cues
+from apps.agent.offline.cues import PLACE_VERB, Cues, Threshold, find_words, read_cues
 from apps.agent.offline.kinds import period_change, to_date
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.metrics import MetricBuilder
@@ -93,6 +93,8 @@ class Analyzer:
         # "which swimmer …", "name a racer …": the column of people, places or titles a lookup lists (lookup.py)
         self.kind_head = lookup.kind_head(self.text, self.schema, self.terms) if self.lang == "en" else None
         spans = [(t.start, t.end) for t in [*self.terms, *([self.kind_head] if self.kind_head else [])]]
+        if self.lang == "en":  # "the name of …", "a-sharp produced what track", "her first role": links, no condition
+            spans += lookup.linking_words(self.text, self.schema, self.terms, self.kind_head)
         spans += [s for s in [self.readings.basis_span] if s] + self.modifiers
         spans += [(s, e) for s, e, w in rates if w in lx.IDIOMS]  # "account for" is read: it is not 账号
         for start, end in spans:
@@ -119,6 +121,10 @@ class Analyzer:
         pieces = self._pieces()
         self.cues: Cues = read_cues(question, self.text, self.schema, self.terms, self.taken)
         self.cues.thresholds += pieces + self.present
+        if any(self.schema.by_name[t.column].place for t in self.cues.thresholds if t.op == "="):
+            for m in PLACE_VERB.finditer(self.text):  # "came in 3rd place": the verb of the place read
+                if self.taken.find(1, m.start(), m.end()) == -1:
+                    _claim(self.taken, m.start(), m.end())
         self.grain, self.trend = find_grain(self.text, self.taken)
 
     def _presence(self, terms: list[Term]) -> tuple[list[Term], list[Threshold]]:
@@ -466,11 +472,18 @@ class Analyzer:
             return None
         if unmapped or not (plan.groups or builder.filters_pending()):
             return self.fallback(unmapped, "unmapped")
-        if self.lang == "en" and not self.cues.counting and not plan.groups and ASKS_FOR_A_VALUE.match(self.text):
-            return self.clarify(ask_for_the_value(self, plan))
+        if self.lang == "en" and not self.cues.counting and ASKS_FOR_A_VALUE.match(self.text):
+            # "what was her first role", "the name of the biggest capacity stadium" (Capacity is text): rows
+            # counted per group answer neither the first one nor the biggest
+            if not plan.groups or self.cues.agg_words or self._unread(_EDGE_WORDS):
+                return self.clarify(ask_for_the_value(self, plan))
         builder.count_rows()
         plan.reason = "default_count"
         return None
+
+    def _unread(self, words: re.Pattern[str]) -> bool:
+        """Whether one of `words` is said outside every span the planner read."""
+        return any(self.taken.find(1, m.start(), m.end()) == -1 for m in words.finditer(self.text))
 
     def clarify(self, asked: Clarification) -> Plan:
         plan = self.fallback([], "clarify")
@@ -486,6 +499,7 @@ class Analyzer:
 
 # "who …", "which …", "when …", "what year …": a value is asked for, which a count of rows does not give
 _WH_HEAD = re.compile(r"^\s*(?:which|what)\s+")  # the column right after it is the one asked for
+_EDGE_WORDS = re.compile(r"(?<![a-z])(?:first|last|earliest|latest|next|previous|top|bottom)(?![a-z])")
 _EACH_MARKERS = ("each", "per", "for each", "every", "各", "每个", "每")
 _ARTICLES = re.compile(r"(?:(?<![a-z])(?:a|an|the)\s*)+$")  # "other than a friendly match": the article is skipped
 

@@ -46,6 +46,7 @@ _ZH_AFTER = re.compile(r"\s*(?:(?:是|为)\s*(?:什么|哪个|哪些|哪一个|�
 # "列出所有客户的名称", "list all the stadiums": every value of the column named, when nothing narrows it
 _ZH_LIST = re.compile(r"(?:列出|列举|罗列)\s*(?:所有|全部|一下)?\s*(?:的)?\s*$")
 _EN_LIST = re.compile(r"^\s*(?:please\s+)?(?:list|show me|show|name)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?$")
+_HEAD_LATER = re.compile(r"(?<![a-z])(?:which|what)\s+(?=[a-z][^?]*\??\s*$)")
 _WHO = re.compile(r"^\s*who(?:m)?\s")
 _WHO_VERB = re.compile(r"^\s*who\s+(?P<verb>[a-z]{5,}(?:ed|d))(?![a-z])")
 _ZH_WHO = re.compile(r"谁")
@@ -140,7 +141,7 @@ def asked_column(a: Analyzer) -> str | None:
     """The column the question asks the value of, or None when it does not say one clearly."""
     if a.kind_head is not None:  # "which swimmer …", "name a racer …"
         return a.kind_head.column
-    head = _HEAD.match(a.text)
+    head = _HEAD.match(a.text) or _HEAD_LATER.search(a.text)  # "… a-sharp produced what title?"
     if head is not None:  # "what city …", "who was an opponent …": the column named right after
         named = [t for t in a.terms if t.kind == "column" and 0 <= t.start - head.end() <= 1]
         found = next(  # a position ("what position did they finish") is read as written, never added up
@@ -291,3 +292,49 @@ def add_context(plan: Plan, schema: Schema) -> None:
 def shown_columns(plan: Plan) -> list[str]:
     """The columns a lookup's answer shows, the one asked for first."""
     return plan.row_columns or [g.name for g in plan.groups]
+
+
+# "what is the name of the biggest stadium", "name a senator who …": "name" asks for the thing's own label,
+# which the answer gives by listing that thing; it is no condition of its own
+_NAME_ASKED = re.compile(
+    r"^\s*name(?=\s+(?:a|an|the|one|two|three|all|any|another|some|each|every)\s)|(?<![a-z])names?(?=\s+of\s)"
+)
+# "what was her first role", "how far did they make it": a pronoun for the one the table is about. Where a
+# column's header names people (Player, Winner), "he" could be any of its rows; "they" also any of its sides
+# (Team, Nation), while a Team(s) column beside one driver's seasons leaves "his" his.
+_PRONOUN = re.compile(
+    r"(?<![a-z'])(?:(?P<person>he|she|him|her|his|hers|himself|herself)|they|them|themselves)(?![a-z'])"
+)
+_SIDE_HEADER = re.compile(r"(?<![a-z])(?:team|club|nation|country|countries|squad)s?(?![a-z])", re.IGNORECASE)
+_LINK_VERB = re.compile(r"(?<![a-z])[a-z]{5,}(?![a-z])")
+
+
+def linking_words(text: str, schema: Schema, terms: list[Term], head: Term | None) -> list[tuple[int, int]]:
+    """Spans of an English question that only link what is asked to the rows named, adding no condition:
+    "name" asked for ("the name of the stadium", "name a senator"); a verb done by the column of a value or of
+    the thing asked ("a-sharp produced what track" over Producer(s), "… all directed which film" over
+    Director); a pronoun for the table's own subject (`subject_pronouns`)."""
+    spans = [(m.start(), m.end()) for m in _NAME_ASKED.finditer(text)]
+    linked = {t.column for t in terms if t.kind == "value"} | ({head.column} if head else set())
+    for m in _LINK_VERB.finditer(text):
+        if any(t.start < m.end() and m.start() < t.end for t in terms):
+            continue
+        if any(done_by(m.group(0), column) for column in linked):
+            spans.append((m.start(), m.end()))
+    return spans + subject_pronouns(text, schema, terms)[0]
+
+
+def subject_pronouns(text: str, schema: Schema, terms: list[Term]) -> tuple[list[tuple[int, int]], list[str]]:
+    """The pronouns of an English question (he, she, they, her …) for the one the table is about: their spans,
+    and none unread, when no column's header could name whom they stand for; else no spans and the pronouns
+    unread (which of its rows "he" is, the question does not say)."""
+    found = [m for m in _PRONOUN.finditer(text) if not any(t.start < m.end() and m.start() < t.end for t in terms)]
+    if not found:
+        return [], []
+    views = [v.name for v in schema.views if v.category in ("id", "dimension")]
+    people = any(_PERSON_HEADER.search(name) for name in views)
+    sides = people or any(_SIDE_HEADER.search(name) for name in views)
+    unread = [m.group(0) for m in found if (people if m.group("person") else sides)]
+    if unread:
+        return [], list(dict.fromkeys(unread))
+    return [(m.start(), m.end()) for m in found], []

@@ -347,12 +347,17 @@ _PLACE_COLUMN = re.compile(  # named only so: "Rank", "Pos.", "Peak position" (n
 
 
 def _place_extreme(op: str, fact: QueryFacts) -> bool:
-    """ "the highest position" computed as the smallest place number (or "the lowest rank" as the largest)."""
+    """ "the highest position" computed as the smallest place number (or "the lowest rank" as the largest), as
+    an aggregate or as the rows sorted by the place."""
     spec = fact.spec
     if spec is None or op not in ("max", "min"):
         return False
     other = "min" if op == "max" else "max"
-    return any(a.func == other and a.column and _PLACE_COLUMN.fullmatch(a.column.strip()) for a in spec.aggregations)
+    if any(a.func == other and a.column and _PLACE_COLUMN.fullmatch(a.column.strip()) for a in spec.aggregations):
+        return True
+    # rows sorted by the place itself: "the lowest place" first is the largest number
+    first = spec.sort[0] if spec.sort and not spec.is_aggregate else None
+    return first is not None and first.desc == (op == "min") and _PLACE_COLUMN.fullmatch(first.by.strip()) is not None
 
 
 def _operation_applied(op: str, fact: QueryFacts) -> str | None:

@@ -12,6 +12,7 @@ from apps.agent.offline import lexicon as lx
 from apps.agent.offline.cues import find_words
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.plan import Shown
+from apps.agent.offline.rankings import ONE_ROW_EACH
 from apps.agent.offline.schema_terms import fold
 from apps.datasets.query.spec import Sort
 
@@ -32,7 +33,17 @@ def detect(b: MetricBuilder) -> bool:
     counted = cues.counting and not (target is not None and b.a.view(target).category == "measure")
     if not cues.ranking or not b.measures or counted:
         return False
-    return not b.plan.groups or one_record(b)
+    return not b.plan.groups or one_record(b) or _one_row_each(b)
+
+
+def _one_row_each(b: MetricBuilder) -> bool:
+    """ "which artist came in last place" over a place column (Place, Rank), where each artist is one row: the
+    row with that place, not the artists' places added up."""
+    schema = b.a.schema
+    if not schema.by_name[b.measures[0].column].place or not schema.row_count:
+        return False
+    views = [schema.by_name[g.column] for g in b.plan.groups]
+    return all(v.distinct >= ONE_ROW_EACH * schema.row_count for v in views)
 
 
 def build(b: MetricBuilder) -> None:

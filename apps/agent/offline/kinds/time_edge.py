@@ -3,6 +3,7 @@ first": the groups ranked by it)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from apps.agent.offline.cues import find_words
@@ -10,6 +11,8 @@ from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.leftovers import leftover_words
 from apps.agent.offline.lexicon import WHEN_WORDS, WHICH_WORDS
 from apps.agent.offline.plan import Metric
+
+_WHAT = re.compile(r"^\s*what\s")
 
 if TYPE_CHECKING:
     from apps.agent.offline.metrics import MetricBuilder
@@ -33,7 +36,8 @@ def build(b: MetricBuilder) -> None:
     asked_when = bytearray(len(text))  # "哪天" asks for the date, not which group
     for start, end, _word in find_words(text, WHEN_WORDS, asked_when):
         asked_when[start:end] = b"\x01" * (end - start)
-    if b.plan.dims and not cues.ranking and find_words(text, WHICH_WORDS, asked_when):
+    asks_which = find_words(text, WHICH_WORDS, asked_when) or _WHAT.match(text)  # "what was her first role"
+    if b.plan.dims and not cues.ranking and asks_which:
         cues.ranking, cues.ascending = True, func == "min"  # "which department hired first"
 
 
