@@ -781,3 +781,47 @@ def test_a_place_said_with_its_verb_is_that_place_and_last_place_the_largest_num
         lines = response.answer.split("\n")
         assert lines[0] == ("Records with the best Place:" if best else "Records with the worst Place:"), lines
         assert lines[1].startswith(f"1. {artist}"), (question, response.answer)
+
+
+def test_an_order_word_nothing_reads_is_never_dropped(csv_binding):
+    """ "her second to last role", "his first team with over 1000 points", "the role in her first title": each
+    picks one row by an order the planner does not read there, so none is answered with another row or a total."""
+    rows = [[2001, "Panic Room", "Sarah", "Debut"], [2003, "Mystic River", "Katie", ""]]
+    rows += [[2003, "The Hours", "Julia", ""], [2008, "Twilight", "Bella", "Lead"], [2012, "Snow White", "Snow", ""]]
+    film = table(csv_binding, "film.csv", ["Year", "Title", "Role", "Notes"], rows)
+    for question in (
+        "what was her second to last role",
+        "what was her second role",
+        "what was her first title with a lead role",
+        "what was the role in her first title",
+    ):
+        response = ask(film, question)
+        assert not response.tables and response.status == "answered", (question, response.answer)
+        assert not any(r in response.answer for r in ("Snow", "Bella", "Panic Room", "Sarah")), (question, response)
+    seasons = [[2001, "Lakers", 800], [2002, "Lakers", 900], [2003, "Bulls", 1100], [2004, "Heat", 1700]]
+    career = table(csv_binding, "career.csv", ["Year", "Team", "Points"], seasons)
+    for question, word in [
+        ("what was his first team with over 1000 points", "“first”"),
+        ("what was his last team with under 1000 points", "“last”"),
+    ]:
+        response = ask(career, question)
+        assert not response.tables and word in response.answer, (question, response.answer)
+    response = verified(film, "how many roles were not debut?")  # a blank Notes is not Debut
+    assert response.answer.startswith("distinct Role is 4."), response.answer
+
+
+def test_a_pronoun_over_a_table_of_office_holders_is_not_read_and_years_are_never_added(csv_binding):
+    """ "what was his party" over four governors could be any of them; "when was he born" never adds the years
+    of Born up, and the earliest or latest year is what the question it suggests reads."""
+    rows = [["Al Bee", 1901, 1950, "Republican"], ["Cy Dee", 1910, 1955, "Democratic"]]
+    rows += [["Ed Fay", 1921, 1960, "Democratic"], ["Gus Hay", 1932, 1966, "Republican"]]
+    binding = table(csv_binding, "governors.csv", ["Governor", "Born", "Term start", "Party"], rows)
+    for question in ("what was his party", "when was he born"):
+        response = ask(binding, question)
+        shown = response.answer.split("The data has")[0]
+        assert not any(w in shown for w in ("Republican", "Democratic", "7,664", "1,916")), (question, shown)
+        assert all(t.columns == ["row_count"] for t in response.tables), (question, response.tables)
+    asked = ask(binding, "what is the total born?").clarification
+    assert asked is not None and "holds years" in asked.question, asked
+    earliest = verified(binding, asked.choices[0])
+    assert earliest.answer.startswith("earliest Born is 1901."), earliest.answer

@@ -45,7 +45,9 @@ def mask(df: pd.DataFrame, f: Filter) -> pd.Series:
         return present & col.isin(value)
     if f.op == "between":
         return present & (col >= value[0]) & (col <= value[1])
-    ops = {"=": "eq", "!=": "ne", ">": "gt", ">=": "ge", "<": "lt", "<=": "le"}
+    if f.op == "!=":  # a blank is not the value: kept, as pandas' ne keeps it
+        return ~present | col.ne(value).fillna(True).astype(bool)
+    ops = {"=": "eq", ">": "gt", ">=": "ge", "<": "lt", "<=": "le"}
     return present & getattr(col, ops[f.op])(value).fillna(False).astype(bool)
 
 

@@ -163,7 +163,9 @@ def _pandas_filter(col: pd.Series, op: str, value):
         return present & col.isin(value)
     if op == "between":
         return present & (col >= value[0]) & (col <= value[1])
-    ops = {"=": "eq", "!=": "ne", ">": "gt", ">=": "ge", "<": "lt", "<=": "le"}
+    if op == "!=":  # a blank is not the value: kept
+        return (~present | col.ne(value)).fillna(True).astype(bool)
+    ops = {"=": "eq", ">": "gt", ">=": "ge", "<": "lt", "<=": "le"}
     return (present & getattr(col, ops[op])(value)).fillna(False).astype(bool)
 
 

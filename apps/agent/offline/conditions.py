@@ -19,7 +19,7 @@ from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline import lookup
 from apps.agent.offline.ambiguity import value_of_column
-from apps.agent.offline.cues import find_words
+from apps.agent.offline.cues import EDGE_WORDS, find_words
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.plan import Plan
 from apps.agent.offline.schema_terms import fold, singular
@@ -350,6 +350,17 @@ def unapplied_quote(a: Analyzer) -> str | None:
     return None
 
 
+def unread_edge(a: Analyzer) -> str | None:
+    """ "what was his first team with over 1000 points": a word picking one row by its order that nothing read;
+    the teams over 1000 points are not the first one. The word, or None."""
+    if a.lang != "en":
+        return None
+    for m in EDGE_WORDS.finditer(a.text):
+        if a.taken.find(1, m.start(), m.end()) == -1:
+            return a.question[m.start() : m.end()]
+    return None
+
+
 def unread_pronoun(a: Analyzer) -> str | None:
     """ "how many goals did he score" over a table of players: which row "he" is, the question does not say, and
     answering for all of them answers another question. The pronoun, or None (read, or none said)."""
@@ -402,7 +413,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
             n
             for n in [unapplied_negation(a, plan), unapplied_outcome(a, plan), unmatched_alternative(a)]
             + [uncounted_amount(a, plan), unapplied_change(a, plan)]
-            + [unapplied_quote(a), unread_pronoun(a)]
+            + [unapplied_quote(a), unread_pronoun(a), unread_edge(a)]
             if n
         ],
         *[a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if a.lang == "zh" and a.text.startswith("率", e)],

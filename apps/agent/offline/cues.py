@@ -477,6 +477,12 @@ def _without_partial_mentions(taken: bytearray, terms: list[Term]) -> bytearray:
     return mask
 
 
+# Words that pick one row by its order ("her first role", "the second title", "the last team"): dropped, they
+# leave another question answered
+EDGE_WORDS = re.compile(
+    r"(?<![a-z])(?:first|last|earliest|latest|next|previous|second|third|fourth|fifth|penultimate)(?![a-z])"
+)
+_NTH_BEFORE = re.compile(r"(?<![a-z])(?:second|third|fourth|fifth|next|one)[\s-]+(?:to|from|before)[\s-]+(?:the\s+)?$")
 _ASKS_WHICH = re.compile(r"^\s*(?:what|which)\s")
 _PLACE_OUTCOME = re.compile(
     r"(?<![a-z])(?:finish(?:ed|es)?|came|come|comes|placed?|ranked|end(?:ed)?)\s+(?:in\s+)?(?:the\s+)?$"
@@ -496,7 +502,12 @@ def _time_edge(text: str, dates: list[Term], kinds: list[Term], taken: bytearray
         if _PLACE_OUTCOME.search(text, 0, start) or re.match(r"\s+place", text[end:]):
             continue  # "finish first", "came in last place": a place, not the earliest or latest time
         named = any(0 <= t.start - end <= 3 and not text[end : t.start].strip(" 的") for t in dates)
-        kind = _ASKS_WHICH.match(text) is not None and any(t.start - end == 1 for t in kinds)
+        if _NTH_BEFORE.search(text, 0, start):
+            continue  # "her second to last role": not the last one
+        # "what was her first role": one column of names in the question, the one right after the word
+        # (not under a threshold: "his first team with over 1000 points" means a season's points, not a total)
+        kind = _ASKS_WHICH.match(text) is not None and len(kinds) == 1 and kinds[0].start - end == 1
+        kind = kind and not cues.thresholds
         if named or asks_date or kind:
             cues.when = "min" if word in lx.EARLY_WORDS else "max"
             _claim(taken, start, end)

@@ -15,7 +15,7 @@ from apps.agent.offline import against_row, lookup
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import Readings, ask_sold, read
 from apps.agent.offline.conditions import ask_about_conditions, ask_about_left_out
-from apps.agent.offline.cues import PLACE_VERB, Cues, Threshold, find_words, read_cues
+from apps.agent.offline.cues import EDGE_WORDS, PLACE_VERB, Cues, Threshold, find_words, read_cues
 from apps.agent.offline.kinds import period_change, to_date
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.metrics import MetricBuilder
@@ -229,6 +229,7 @@ class Analyzer:
             id(t)
             for t in columns
             if self.schema.by_name[t.column].category == "measure"
+            and not EDGE_WORDS.fullmatch(self.text[t.start : t.end])  # "the first party": not First elected's
             and (
                 any(
                     o.start == t.end + (1 if self.text[t.end : t.end + 1] == " " else 0)
@@ -459,6 +460,9 @@ class Analyzer:
         anchored = against_row.read(self) if family == "row_compare" else None
         if anchored is None:
             return self.fallback([word], "unsupported", family)
+        if anchored.anchor is not None and anchored.anchor.nearest:  # "the next prime minister after …"
+            for m in _NEXT.finditer(self.text):
+                _claim(self.taken, m.start(), m.end())
         asked = self.readings.asked or ask_about_conditions(self, anchored) or ask_about_left_out(self, anchored)
         return anchored if asked is None else self.clarify(asked)
 
@@ -473,15 +477,16 @@ class Analyzer:
         if unmapped or not (plan.groups or builder.filters_pending()):
             return self.fallback(unmapped, "unmapped")
         if self.lang == "en" and not self.cues.counting and ASKS_FOR_A_VALUE.match(self.text):
-            # "what was her first role", "the name of the biggest capacity stadium" (Capacity is text): rows
-            # counted per group answer neither the first one nor the biggest
-            if not plan.groups or self.cues.agg_words or self._unread(_EDGE_WORDS):
+            # "what was her first role", "the name of the biggest capacity stadium" (Capacity is text), "what was
+            # the first party" (the First elected column named): rows counted per group answer none of them
+            measures = [t for t in self.terms if t.kind == "column" and self.view(t).category == "measure"]
+            if not plan.groups or self.cues.agg_words or measures or self.unread(EDGE_WORDS):
                 return self.clarify(ask_for_the_value(self, plan))
         builder.count_rows()
         plan.reason = "default_count"
         return None
 
-    def _unread(self, words: re.Pattern[str]) -> bool:
+    def unread(self, words: re.Pattern[str]) -> bool:
         """Whether one of `words` is said outside every span the planner read."""
         return any(self.taken.find(1, m.start(), m.end()) == -1 for m in words.finditer(self.text))
 
@@ -499,7 +504,7 @@ class Analyzer:
 
 # "who …", "which …", "when …", "what year …": a value is asked for, which a count of rows does not give
 _WH_HEAD = re.compile(r"^\s*(?:which|what)\s+")  # the column right after it is the one asked for
-_EDGE_WORDS = re.compile(r"(?<![a-z])(?:first|last|earliest|latest|next|previous|top|bottom)(?![a-z])")
+_NEXT = re.compile(r"(?<![a-z])(?:next|previous|preceding|following)(?![a-z])")
 _EACH_MARKERS = ("each", "per", "for each", "every", "各", "每个", "每")
 _ARTICLES = re.compile(r"(?:(?<![a-z])(?:a|an|the)\s*)+$")  # "other than a friendly match": the article is skipped
 

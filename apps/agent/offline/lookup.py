@@ -305,7 +305,20 @@ _NAME_ASKED = re.compile(
 _PRONOUN = re.compile(
     r"(?<![a-z'])(?:(?P<person>he|she|him|her|his|hers|himself|herself)|they|them|themselves)(?![a-z'])"
 )
-_SIDE_HEADER = re.compile(r"(?<![a-z])(?:team|club|nation|country|countries|squad)s?(?![a-z])", re.IGNORECASE)
+_SIDE_HEADER = re.compile(
+    r"(?<![a-z])(?:team|club|nation|country|countries|squad|noc|party|parties|school|college|university)s?(?![a-z])",
+    re.IGNORECASE,
+)
+# people by their office or role, beside `_PERSON_HEADER`: "his party" over a table of governors is any of them
+# (not those around one subject, Opponent, Director, Producer: "her opponent" is never herself)
+_ROLE_HEADER = re.compile(
+    r"(?<![a-z])(?:governor|senator|president|incumbent|leader|champion|chair|chairman|chairperson|chairwoman|"
+    r"mayor|minister|representative|recipient|holder|jockey|trainer|pilot|officer|deputy|delegate|nominee|king|queen|monarch|ruler|emperor|pope|"
+    r"bishop|officeholder|mp|assemblyman|councillor|councilor|commissioner|secretary|chancellor|premier|"
+    r"skater|swimmer|runner|cyclist|boxer|wrestler|golfer|scorer|goalscorer|speaker|headmaster|principal|dean|"
+    r"person|people)s?(?![a-z])",
+    re.IGNORECASE,
+)
 _LINK_VERB = re.compile(r"(?<![a-z])[a-z]{5,}(?![a-z])")
 
 
@@ -332,7 +345,7 @@ def subject_pronouns(text: str, schema: Schema, terms: list[Term]) -> tuple[list
     if not found:
         return [], []
     views = [v.name for v in schema.views if v.category in ("id", "dimension")]
-    people = any(_PERSON_HEADER.search(name) for name in views)
+    people = any(_PERSON_HEADER.search(name) or _ROLE_HEADER.search(name) for name in views)
     sides = people or any(_SIDE_HEADER.search(name) for name in views)
     unread = [m.group(0) for m in found if (people if m.group("person") else sides)]
     if unread:

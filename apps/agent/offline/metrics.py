@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext as _
 
 from apps.agent.clarification import Clarification
+from apps.agent.offline import lexicon as lx
 from apps.agent.offline import lookup
+from apps.agent.offline.cues import find_words
 from apps.agent.offline.plan import Lang, Metric, Plan, Shown
 from apps.agent.offline.schema_terms import Term, fold, singular
 from apps.agent.offline.shaping import finish_plan
@@ -47,6 +49,20 @@ def ask_ordinal(column: str, lang: Lang) -> Clarification:
         choices = [
             _("What is the highest %(column)s?") % {"column": column},
             _("How many different %(column)s values are there?") % {"column": column},
+        ]
+    return Clarification(question, choices)
+
+
+def ask_years(column: str, lang: Lang) -> Clarification:
+    """ "when did she take office" over a Took office column of years (1990): years added up or averaged mean
+    nothing; the earliest and the latest do."""
+    with speaking(lang):
+        question = _("“%(column)s” holds years, so adding them up means nothing. Which do you mean?") % {
+            "column": column
+        }
+        choices = [
+            _("What is the earliest year in %(column)s?") % {"column": column},
+            _("What is the latest year in %(column)s?") % {"column": column},
         ]
     return Clarification(question, choices)
 
@@ -139,6 +155,17 @@ class MetricBuilder:
             func, name = "max", self.unique(f"最差{term.column}" if self.zh else f"worst {term.column}")
         if func == "sum" and self.a.view(term).ordinal and self.plan.clarification is None:
             self.plan.clarification = ask_ordinal(self.a.view(term).name, self.a.lang)
+        if func in ("sum", "avg") and view.years and not self.plan.groups:  # "the earliest year in Opened"
+            edges = find_words(self.a.text, lx.EARLY_WORDS + lx.LATE_WORDS, bytearray(len(self.a.text)))
+            kinds = {"min" if w in lx.EARLY_WORDS else "max" for _s, _e, w in edges}
+            if len(kinds) == 1:
+                func = kinds.pop()
+                word = {"min": ("最早", "earliest"), "max": ("最晚", "latest")}[func][0 if self.zh else 1]
+                name = self.unique(f"{word}{term.column}" if self.zh else f"{word} {term.column}")
+                for start, end, _w in edges:
+                    self.a.taken[start:end] = b"\x01" * (end - start)
+        if func in ("sum", "avg") and view.years and self.plan.clarification is None:
+            self.plan.clarification = ask_years(view.name, self.a.lang)  # "when was he born": no sum of years
         q = self.a.cues.quantile if func == "quantile" else None
         return self.add(Metric(name or self.agg_name(func, term.column), func, term.column, q=q), term.start)
 

@@ -73,6 +73,11 @@ _AVG_HINTS += ("salary", "wage", "pay")
 _ORDINAL_WORDS = frozenset(
     "rank ranking round pick no pos position place seed season heat lane draw episode ep chapter".split()
 )
+_EVENT_YEAR = re.compile(
+    r"(?<![a-z])(?:born|birth|died|death|elected|founded|established|formed|opened|built|released|debut|"
+    r"joined|introduced|launched|signed|ratified|completed|commissioned|inaugurated|premiered?|started|"
+    r"retired|took office|left office|since|from|until|first|last|entered)(?![a-z])|出生|成立|建成|开业|年份"
+)
 _PLACE_WORDS = frozenset("rank ranking pos position place placing finish".split())
 # a place column is named only so: "Rank", "Pos.", "Peak position", "Final placing" (not "Ranking points")
 _FINISH_NAME_WORDS = _PLACE_WORDS | frozenset("final overall finishing".split())
@@ -115,6 +120,19 @@ class ColumnView:
     period: str | None = None  # "month" or "quarter": a text column of periods ("2025-01", "2025-Q1")
     total_label: str | None = None  # the value of a summary row ("Total"), left out of every computation
     complete: bool = False  # `values` holds every value of the column (not only the most frequent ones)
+
+    @property
+    def years(self) -> bool:
+        """Whole numbers that are years of an event (Born, First elected, Founded, Opened: 1990), named so:
+        added up or averaged they mean nothing."""
+        return (
+            self.category == "measure"
+            and self.kind == "integer"
+            and isinstance(self.lo, int)
+            and isinstance(self.hi, int)
+            and 1000 <= self.lo <= self.hi <= 2200
+            and _EVENT_YEAR.search(fold(self.name)) is not None
+        )
 
     @property
     def ordinal(self) -> bool:

@@ -126,7 +126,10 @@ class _Compiler:
         if f.op == "between":
             low, high = (_coerce(v, kind, label) for v in f.value)  # type: ignore[union-attr]
             return exp.Between(this=target, low=self.params.bind(low), high=self.params.bind(high))
-        return _COMPARISONS[f.op](this=target, expression=self.params.bind(_coerce(f.value, kind, label)))
+        compared = _COMPARISONS[f.op](this=target, expression=self.params.bind(_coerce(f.value, kind, label)))
+        if f.op == "!=":  # "not Debut" keeps the rows with no value too (a blank is not Debut), as pandas does
+            return exp.Paren(this=exp.Or(this=compared, expression=exp.Is(this=target.copy(), expression=exp.Null())))
+        return compared
 
     def column_filter(self, f: Filter, where: str = "filter") -> exp.Expr:
         kind = self.column_kind(f.column, where)
