@@ -26,7 +26,7 @@ REFERENCE = re.compile(
     r"\{\{\s*(?P<ref>q[1-9][0-9]*)\.(?:(?P<count>row_count)|(?P<column>[^\[\]{}|]+?)\[(?P<row>[0-9]+)\])"
     r"\s*(?:\|\s*(?P<fmt>[a-z0-9]+))?\s*\}\}"
 )
-_FORMATS = re.compile(r"^(int|d[0-4]|pct[0-2]?|wan|yi)$")
+_FORMATS = re.compile(r"^(int|year|d[0-4]|pct[0-2]?|wan|yi)$")
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,8 @@ def format_value(value: Any, fmt: str | None) -> str:
         return _number(value)
     if fmt == "int":
         return f"{round(value):,}"
+    if fmt == "year":  # 1850, never 1,850
+        return str(round(value))
     if fmt.startswith("d"):
         return _number(value, int(fmt[1:]))
     if fmt.startswith("pct"):

@@ -825,3 +825,64 @@ def test_a_pronoun_over_a_table_of_office_holders_is_not_read_and_years_are_neve
     assert asked is not None and "holds years" in asked.question, asked
     earliest = verified(binding, asked.choices[0])
     assert earliest.answer.startswith("earliest Born is 1901."), earliest.answer
+
+
+def test_a_place_in_the_top_n_the_year_a_row_records_and_the_table_s_setting_are_read(csv_binding):
+    """ "to place in the top 3" is a place of at most 3 (verified as such); "released in 2006" is the year the
+    table's one year column records; "in the competition" at the end is the table itself. A verb that is a
+    condition of its own ("relegated in 2005") is still reported."""
+    rows = [[1, "Ann", "Kenya", 61.2], [2, "Bo", "Switzerland", 62.0], [3, "Cy", "Kenya", 63.5]]
+    rows += [[4, "Di", "Switzerland", 64.1]]
+    race = table(csv_binding, "race.csv", ["Rank", "Athlete", "Nationality", "Time"], rows)
+    response = verified(race, "who was the only athlete from switzerland to place in the top 3?")
+    assert response.answer.startswith("Athlete: Bo"), response.answer
+    response = verified(race, "how many athletes finished in the top 2?")
+    assert response.answer.startswith("distinct Athlete is 2."), response.answer
+    response = verified(race, "the number of total athletes in the competition")
+    assert response.answer.startswith("distinct Athlete is 4."), response.answer
+    singles = [[2004, "Summer", "Grey"], [2006, "Behave", "Grey"], [2007, "Rain", "Blue"]]
+    disc = table(csv_binding, "singles.csv", ["Year", "Title", "Album"], singles)
+    response = verified(disc, "what title was released in 2006?")
+    assert response.answer.startswith("Title: Behave"), response.answer
+    response = ask(disc, "how many titles were relegated in 2006?")
+    assert "relegated" in response.answer and not response.answer.startswith("count"), response.answer
+
+
+def test_a_measure_had_or_not_is_a_condition_and_a_negation_naming_its_column_needs_a_value(csv_binding):
+    """ "won no gold medals" is Gold = 0 and "won gold medals" Gold > 0, said in words; "a certification other
+    than gold" needs a certification, while "not gold" keeps the albums with none."""
+    rows = [[1, "USA", 10, 5], [2, "China", 8, 8], [3, "Kenya", 0, 3], [4, "Cuba", 0, 0], [5, "Peru", 2, 0]]
+    medals = table(csv_binding, "medals.csv", ["Rank", "Nation", "Gold", "Silver"], rows)
+    for question, first, said in [
+        ("how many nations had no gold medals?", "distinct Nation is 2.", "Filters: without Gold."),
+        ("how many nations won gold medals?", "distinct Nation is 3.", "Filters: with Gold."),
+        ("how many nations won at least one silver medal?", "distinct Nation is 3.", "Filters: with Silver."),
+    ]:
+        response = verified(medals, question)
+        assert response.answer.split("\n")[:2] == [first, said], (question, response.answer)
+    albums = [["One", "Gold"], ["Two", "Platinum"], ["Three", ""], ["Four", ""], ["Five", "Gold"]]
+    disc = table(csv_binding, "albums.csv", ["Title", "Certification"], albums)
+    response = verified(disc, "how many albums had a certification other than gold?")
+    assert response.answer.startswith("count is 1."), response.answer
+    response = verified(disc, "how many albums were not gold?")
+    assert response.answer.startswith("count is 3."), response.answer
+
+
+def test_ties_at_the_worst_place_are_all_named_and_a_plain_time_is_best_when_smallest(csv_binding):
+    rows = [[1, "Bolt", 9.58], [2, "Gay", 9.71], [3, "Burns", 10.01], [3, "Patton", 10.01]]
+    race = table(csv_binding, "dash.csv", ["Place", "Athlete", "Time"], rows)
+    response = verified(race, "who came in last place?")
+    lines = response.answer.split("\n")
+    assert lines[0] == "Records with the worst Place:" and len(lines) >= 3, response.answer
+    assert {lines[1][3:].split(":")[0], lines[2][3:].split(":")[0]} == {"Burns", "Patton"}, response.answer
+    response = verified(race, "who had the best time?")
+    assert "Bolt" in response.answer.split("\n")[1] and "10.01" not in response.answer, response.answer
+
+
+def test_when_a_year_of_an_event_is_asked_the_cell_is_read_as_written(csv_binding):
+    rows = [["John Smith", 1901, 1850], ["Peter Brown", 1909, 1858], ["Mary Jones", 1905, 1861]]
+    binding = table(csv_binding, "gov.csv", ["Name", "Took office", "Born"], rows)
+    response = verified(binding, "when was peter brown born?")
+    assert response.answer.startswith("Born: 1858."), response.answer
+    response = verified(binding, "what is the earliest born?")
+    assert response.answer.startswith("earliest Born is 1850."), response.answer

@@ -7,10 +7,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from apps.agent import durations
 from apps.agent.offline import lexicon as lx
+from apps.agent.offline.plan import Lang
 from apps.agent.offline.schema_terms import CONCEPT_PART, ColumnView, Schema, Term, alias_pattern, fold
 from apps.agent.offline.timewords import _number
+from apps.agent.offline.wording import speaking
 
 _N = r"(\d+|[一二两三四五六七八九十]+|one|two|three|four|five|six|seven|eight|nine|ten)"
 _CLASS = r"\s*(?:名|个|位|大|家|款|种|项|条|笔|只|件)?"
@@ -124,6 +128,23 @@ def _top(text: str, taken: bytearray, cues: Cues) -> None:
         cues.ranking = True
         _claim(taken, m.start(), m.end())
         return
+
+
+def _top_places(text: str, question: str, taken: bytearray, schema: Schema) -> list[Threshold]:
+    """ "to place in the top 50", "finished in the top 10": a finishing place of at most that number, on the
+    table's one finishing-place column (Rank, Pos.); the verb read with it."""
+    finishing = [v for v in schema.views if v.finishing]
+    if len(finishing) != 1:
+        return []
+    found = []
+    for m in _TOP_PLACES.finditer(text):
+        n = _position_number(m.group("n"))
+        if n is None or not _free(taken, m.start(), m.end()):
+            continue
+        view = finishing[0]
+        found.append(Threshold(view.name, "<=", n, question[m.start("top") : m.end()], m.start(), m.end()))
+        _claim(taken, m.start(), m.end())
+    return found
 
 
 def _comparatives(text: str, question: str, taken: bytearray, schema: Schema) -> list[Threshold]:
@@ -349,6 +370,48 @@ def _threshold_column(text: str, m: re.Match[str], measures: list[Term], schema:
     return measures[0].column if measures else None
 
 
+# "how many nations won no gold medals", "… had any silver medals", "… with at least one gold medal": the count
+# of a measure after a verb of having, written without a number, is whether the row has any
+_HAVING = re.compile(
+    r"(?<![a-z])(?:had|has|have|having|won|win|wins|got|get|earned|earn|received|receive|scored|score|took|"
+    r"with|without)\s+(?P<amount>no|zero|not any|any|a|an|some|at least one|one or more)?\s*$"
+)
+
+
+def _presence(text: str, schema: Schema, terms: list[Term], taken: bytearray, *, counting: bool) -> list[Threshold]:
+    """The rows kept by whether a measure is present: "nations that won no gold medals" (Gold = 0), "won gold
+    medals" / "at least one gold medal" (Gold > 0), for a count of things (whole numbers from 0), the measure
+    right after the verb. Without an amount word ("won gold medals") only in a count question: "which nation
+    won gold medals" may rank them."""
+    found = []
+    for t in terms:
+        view = schema.by_name[t.column]
+        if t.kind != "column" or view.category != "measure" or view.kind != "integer" or view.ordinal:
+            continue
+        if not isinstance(view.lo, int) or view.lo < 0 or view.years:
+            continue
+        said = _HAVING.search(text, 0, t.start)
+        if said is None or not _free(taken, said.start(), t.start):
+            continue
+        amount = said.group("amount") or ""
+        if not counting and amount in ("", "a", "an", "some"):
+            continue
+        none = amount in ("no", "zero", "not any") or said.group(0).startswith("without")
+        # the span ends where the measure's name starts: the measure is the threshold's subject, not a figure
+        found.append(Threshold(t.column, "=" if none else ">", 0, "", said.start(), said.end()))  # label: words
+        _claim(taken, said.start(), said.end())
+    return found
+
+
+def threshold_label(name: str, t: Threshold, lang: Lang) -> str:
+    """ "Won >= 4"; a presence (`_presence`) in words, as the question said it: "without Gold", "with Gold"."""
+    if t.label:
+        return f"{name} {t.op} {t.label}"
+    with speaking(lang):
+        said = _("without %(column)s") if t.op == "=" else _("with %(column)s")
+    return said % {"column": name}
+
+
 def _counting(text: str, schema: Schema, terms: list[Term], taken: bytearray, cues: Cues) -> None:
     if find_words(text, lx.HEADCOUNT_WORDS, bytearray(len(text))):
         cues.counting = True
@@ -482,6 +545,10 @@ def _without_partial_mentions(taken: bytearray, terms: list[Term]) -> bytearray:
 EDGE_WORDS = re.compile(
     r"(?<![a-z])(?:first|last|earliest|latest|next|previous|second|third|fourth|fifth|penultimate)(?![a-z])"
 )
+_TOP_PLACES = re.compile(
+    rf"(?<![a-z])(?:{_PLACE_VERBS}|place|finish|rank)\s+(?:in\s+|among\s+)?(?P<top>the\s+top\s+(?P<n>\d+|[a-z]+))"
+    r"(?![\w.,])"
+)
 _NTH_BEFORE = re.compile(r"(?<![a-z])(?:second|third|fourth|fifth|next|one)[\s-]+(?:to|from|before)[\s-]+(?:the\s+)?$")
 _ASKS_WHICH = re.compile(r"^\s*(?:what|which)\s")
 _PLACE_OUTCOME = re.compile(
@@ -562,6 +629,14 @@ def _plural_which(text: str) -> bool:
     return bool(m and m.group(1).endswith("s") and not m.group(1).endswith("ss"))
 
 
+# a race time in plain seconds ("Time": 9.58), as a column of times written 1:54.32 is read (`_IN_SECONDS`)
+_TIME_HEADER = re.compile(r"(?:final |race |finish(?:ing)? |winning )?times?(?: \(sec(?:onds)?\))?")
+
+
+def _measure(schema: Schema, term: Term) -> bool:
+    return schema.by_name[term.column].category == "measure"
+
+
 _FAST = re.compile(r"(?<![a-z])(?:best|top|fastest|quickest|shortest)(?![a-z])")
 _SLOW = re.compile(r"(?<![a-z])(?:worst|slowest|longest)(?![a-z])")
 
@@ -569,7 +644,12 @@ _SLOW = re.compile(r"(?<![a-z])(?:worst|slowest|longest)(?![a-z])")
 def _pace(text: str, schema: Schema, terms: list[Term], taken: bytearray, cues: Cues) -> None:
     """ "who had the best time", "the fastest time": over a column of times (seconds, `_IN_SECONDS`) the best is
     the smallest, the worst or slowest the largest, whatever "best" means for other measures."""
-    timed = [t for t in terms if t.kind == "column" and _IN_SECONDS.search(t.column)]
+    timed = [
+        t
+        for t in terms
+        if t.kind == "column"
+        and (_IN_SECONDS.search(t.column) or (_TIME_HEADER.fullmatch(fold(t.column).strip()) and _measure(schema, t)))
+    ]
     if not timed:
         return
     fast, slow = _FAST.search(text), _SLOW.search(text)
@@ -583,8 +663,9 @@ def _pace(text: str, schema: Schema, terms: list[Term], taken: bytearray, cues: 
 
 def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken: bytearray) -> Cues:
     cues = Cues()
+    places = _top_places(text, question, taken, schema)  # "to place in the top 50": a place, not a top 50
     _top(text, taken, cues)
-    cues.thresholds = _thresholds(text, question, taken, schema, terms)
+    cues.thresholds = places + _thresholds(text, question, taken, schema, terms)
     _intents(text, taken, cues)
     dates = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category in ("time", "year")]
     values = [t for t in terms if t.kind == "value"]
@@ -602,6 +683,12 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     ]
     _time_edge(text, dates, kinds, taken, cues)
     _counting(text, schema, terms, taken, cues)
+    if not cues.thresholds:  # "how many nations won no gold medals"
+        cues.thresholds = _presence(text, schema, terms, taken, counting=cues.counting)
+    for t in cues.thresholds:  # "won at least 1 silver medal": the verb of the amount, read with it
+        verb = _HAVING.search(text, 0, t.start)
+        if verb is not None and schema.by_name[t.column].category == "measure" and _free(taken, verb.start(), t.start):
+            _claim(taken, verb.start(), t.start)
     words = [w for ws in lx.AGG_WORDS.values() for w in ws]
     func_of = {w: f for f, ws in lx.AGG_WORDS.items() for w in ws}
     cues.agg_words = [(s, e, func_of[w]) for s, e, w in find_words(text, words, taken)]

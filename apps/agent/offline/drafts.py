@@ -69,7 +69,9 @@ class Writer:
                 if value
                 else pgettext("a yes/no value in an answer", "false")
             )
-        if isinstance(value, int) and 1900 <= value <= 2100 and not self.strict:
+        view = self.schema.by_name.get(column)
+        year = 1900 <= value <= 2100 or (view is not None and view.years) if isinstance(value, int) else False
+        if year and not self.strict:
             return str(value)  # a year read from the result: shown as written, without a thousands separator
         if not _REF_SAFE.match(column):
             return str(value) if isinstance(value, str) else "?"
@@ -220,9 +222,14 @@ class Writer:
             lines = [_("Records with the lowest %(measure)s:") % {"measure": measure}]
         else:
             lines = [_("Records with the highest %(measure)s:") % {"measure": measure}]
-        for i in range(min(len(self.result.rows), MAX_LISTED)):
+        listed = range(min(len(self.result.rows), MAX_LISTED))
+        if self.plan.single_best:  # the one row asked for, and every row tied with it (none other)
+            listed = range(len([i for i in listed if self.result.cell(i, measure) == self.result.cell(0, measure)]))
+        for i in listed:
             said = " · ".join(self.label(i, c) for c in labels)
             lines.append(f"{i + 1}. {_labelled(said, f'{measure} {self.value(i, measure, None)}')}")
+        if self.plan.single_best and len(listed) == len(self.result.rows) == self.plan.limit:
+            lines.append(_("... the rest is in the table."))
         return lines
 
     def lookup(self) -> list[str]:

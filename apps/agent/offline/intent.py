@@ -116,12 +116,15 @@ class Analyzer:
         found = [f for f in found if self._free_of_others(f.start, f.end)] + self._years_in_text_dates(found)
         for f in found:
             _claim(self.taken, f.start, f.end)
+            said = _WHEN_VERB.search(self.text, 0, f.start)  # "released in 2006": when the row happened
+            if said is not None and self.lang == "en" and len(self.schema.of("time", "year")) == 1:
+                _claim(self.taken, said.start(), said.end("verb"))
         self.named_periods = found  # as the question names them, before several years merge into one filter
         self.time_filters, self.years = merge_years(found)
         pieces = self._pieces()
         self.cues: Cues = read_cues(question, self.text, self.schema, self.terms, self.taken)
         self.cues.thresholds += pieces + self.present
-        if any(self.schema.by_name[t.column].place for t in self.cues.thresholds if t.op == "="):
+        if any(self.schema.by_name[t.column].place for t in self.cues.thresholds if t.op in ("=", "<=")):
             for m in PLACE_VERB.finditer(self.text):  # "came in 3rd place": the verb of the place read
                 if self.taken.find(1, m.start(), m.end()) == -1:
                     _claim(self.taken, m.start(), m.end())
@@ -504,6 +507,12 @@ class Analyzer:
 
 # "who …", "which …", "when …", "what year …": a value is asked for, which a count of rows does not give
 _WH_HEAD = re.compile(r"^\s*(?:which|what)\s+")  # the column right after it is the one asked for
+# The verb of what a row's one date or year records ("the only single released in 2006", "built in 1990"); not
+# one that is a condition of its own ("relegated in 2005", "won in 2006")
+_WHEN_VERB = re.compile(
+    r"(?<![a-z])(?P<verb>released|aired|published|founded|established|built|born|opened|formed|premiered|launched|"
+    r"introduced|issued|broadcast|created|constructed|completed|made|debuted)\s+(?:in|during|on)\s+(?:the\s+)?$"
+)
 _NEXT = re.compile(r"(?<![a-z])(?:next|previous|preceding|following)(?![a-z])")
 _EACH_MARKERS = ("each", "per", "for each", "every", "各", "每个", "每")
 _ARTICLES = re.compile(r"(?:(?<![a-z])(?:a|an|the)\s*)+$")  # "other than a friendly match": the article is skipped

@@ -62,7 +62,8 @@ _PERSON_HEADER = re.compile(
 # column names, where no column carries that word, asks for that column (the one column of people, places or
 # titles; none when the table has none or several)
 _KIND_HEAD = re.compile(
-    r"^\s*(?:(?:which|what)\s+|name\s+(?:a|an|the|one|all)\s+|who\s+(?:is|was|are|were)\s+(?:the|a|an)\s+)"
+    r"^\s*(?:(?:which|what)\s+(?:(?:is|was|are|were)\s+(?:the|a|an)\s+)?|name\s+(?:a|an|the|one|all)\s+|"
+    r"who\s+(?:is|was|are|were)\s+(?:the|a|an)\s+)"
     r"(?:(?:only|other|one)\s+)?(?P<noun>[a-z]+)(?![a-z\-'])"
 )
 _KIND_LATER = re.compile(r"(?<![a-z])(?:which|what)\s+(?:(?:only|other|one)\s+)?(?P<noun>[a-z]+)(?![a-z\-'])")
@@ -137,6 +138,11 @@ def asks_position(a: Analyzer, term: Term) -> bool:
     return head is not None and 0 <= term.start - head.end() <= 1
 
 
+def asks_when(a: Analyzer, term: Term) -> bool:
+    """ "when was peter brown born": a column of years (Born) after "when" is read as written, never added up."""
+    return term.kind == "column" and a.view(term).years and _WHEN.match(a.text) is not None
+
+
 def asked_column(a: Analyzer) -> str | None:
     """The column the question asks the value of, or None when it does not say one clearly."""
     if a.kind_head is not None:  # "which swimmer …", "name a racer …"
@@ -157,6 +163,10 @@ def asked_column(a: Analyzer) -> str | None:
     filtered = {t.column for t in a.terms if t.kind == "value"}
     if _WHO.match(a.text):
         return _people(a, filtered)
+    if _WHEN.match(a.text):  # "when was peter brown born": the one column of years the question names
+        years = list(dict.fromkeys(t.column for t in a.terms if t.kind == "column" and a.view(t).years))
+        if len(years) == 1 and years[0] not in filtered:
+            return years[0]
     if _WHEN.match(a.text) and a.time_col is not None and a.time_col.name not in filtered:
         return a.time_col.name
     if _WHERE.match(a.text):
@@ -322,12 +332,25 @@ _ROLE_HEADER = re.compile(
 _LINK_VERB = re.compile(r"(?<![a-z])[a-z]{5,}(?![a-z])")
 
 
+# "the number of total skaters in the competition", "according to this table": the table's own setting, said at
+# the end of the question, where no column or value of the data is named
+_SETTING = re.compile(
+    r"(?<![a-z])(?:in|at|of|from|during|on|according\s+to|based\s+on)\s+(?:the|this)\s+"
+    r"(?:competition|tournament|championships?|contest|event|race|games|league|season|table|chart|list|data)"
+    r"\s*[?.!]?\s*$"
+)
+
+
 def linking_words(text: str, schema: Schema, terms: list[Term], head: Term | None) -> list[tuple[int, int]]:
     """Spans of an English question that only link what is asked to the rows named, adding no condition:
     "name" asked for ("the name of the stadium", "name a senator"); a verb done by the column of a value or of
     the thing asked ("a-sharp produced what track" over Producer(s), "… all directed which film" over
-    Director); a pronoun for the table's own subject (`subject_pronouns`)."""
+    Director); a pronoun for the table's own subject (`subject_pronouns`); the table's own setting said at the
+    end ("… in the competition")."""
     spans = [(m.start(), m.end()) for m in _NAME_ASKED.finditer(text)]
+    setting = _SETTING.search(text)
+    if setting is not None and not any(t.start < setting.end() and setting.start() < t.end for t in terms):
+        spans.append((setting.start(), setting.end()))
     linked = {t.column for t in terms if t.kind == "value"} | ({head.column} if head else set())
     for m in _LINK_VERB.finditer(text):
         if any(t.start < m.end() and m.start() < t.end for t in terms):

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from apps.agent.clarification import Clarification
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline import lookup
-from apps.agent.offline.cues import find_words
+from apps.agent.offline.cues import find_words, threshold_label
 from apps.agent.offline.plan import Lang, Metric, Plan, Shown
 from apps.agent.offline.schema_terms import Term, fold, singular
 from apps.agent.offline.shaping import finish_plan
@@ -34,6 +34,7 @@ _EN_ROLES |= {"upper_quartile": "upper quartile of {c}", "max": "max {c}"}
 Condition = tuple[Term, Filter]
 
 
+_WHO_WHICH = re.compile(r"^\s*(?:who|whom|which)(?![a-z])")
 _TOP = re.compile(r"(?<![a-z])(?:top|best)(?![a-z])")
 _HIGH = re.compile(r"(?<![a-z])(?:highest|higher|peak)(?![a-z])|最高|最好")
 _LOW = re.compile(r"(?<![a-z])(?:lowest|lower|worst|bottom)(?![a-z])|最低|最差")
@@ -81,7 +82,7 @@ class MetricBuilder:
         seen: set[str] = set()
         self.measures: list[Term] = []
         for t in a.columns("measure"):
-            if lookup.asks_which_number(a, t) or lookup.asks_position(a, t):  # store numbers, a place: not sums
+            if lookup.asks_which_number(a, t) or lookup.asks_position(a, t) or lookup.asks_when(a, t):
                 continue
             if t.column not in grouped and t.column not in seen and not a.threshold_subject(t) and not a.count_word(t):
                 seen.add(t.column)
@@ -155,7 +156,8 @@ class MetricBuilder:
             func, name = "max", self.unique(f"最差{term.column}" if self.zh else f"worst {term.column}")
         if func == "sum" and self.a.view(term).ordinal and self.plan.clarification is None:
             self.plan.clarification = ask_ordinal(self.a.view(term).name, self.a.lang)
-        if func in ("sum", "avg") and view.years and not self.plan.groups:  # "the earliest year in Opened"
+        # "the earliest year in Opened" (not "who was born first": a person is asked, not a year)
+        if func in ("sum", "avg") and view.years and not self.plan.groups and not _WHO_WHICH.match(self.a.text):
             edges = find_words(self.a.text, lx.EARLY_WORDS + lx.LATE_WORDS, bytearray(len(self.a.text)))
             kinds = {"min" if w in lx.EARLY_WORDS else "max" for _s, _e, w in edges}
             if len(kinds) == 1:
@@ -290,7 +292,7 @@ class MetricBuilder:
             func = "avg" if view.averaged else "sum"
             metric = self.add(Metric(self.agg_name(func, t.column), func, t.column), t.start)
             self.plan.having.append(Filter(column=metric.name, op=t.op, value=t.value))
-            self.plan.filter_labels.append(f"{metric.name} {t.op} {t.label}")
+            self.plan.filter_labels.append(threshold_label(metric.name, t, self.a.lang))
             cues.thresholds.remove(t)
 
     def build(self) -> None:

@@ -9,7 +9,8 @@ from django.utils.translation import gettext as _
 
 from apps.agent.clarification import Clarification
 from apps.agent.offline import lookup
-from apps.agent.offline.plan import Plan, Shown, filter_label
+from apps.agent.offline.cues import threshold_label
+from apps.agent.offline.plan import Metric, Plan, Shown, filter_label
 from apps.agent.offline.schema_terms import ColumnView, Term, listed_in_cells
 from apps.agent.offline.wording import names, speaking
 from apps.datasets.query.spec import Filter, Sort, Window
@@ -20,6 +21,20 @@ if TYPE_CHECKING:
 
 def _label(b: MetricBuilder, column: str, op: str, value: Any) -> str:
     return filter_label(column, op, value, b.a.lang)
+
+
+def _exclude(b: MetricBuilder, column: str, terms: list[Term]) -> None:
+    """ "not debut" keeps the rows with no Notes at all (a blank is not Debut); "a certification other than gold"
+    names the column, so a row must have one."""
+    plan, a = b.plan, b.a
+    for term in terms:
+        plan.filters.append(Filter(column=column, op="!=", value=term.value))
+        plan.filter_labels.append(_label(b, column, "!=", term.value))
+    named = any(t.kind == "column" and t.column == column for t in a.terms)
+    if named and a.schema.by_name[column].null_ratio > 0:
+        plan.filters.append(Filter(column=column, op="is_null", value=False))
+        with speaking(a.lang):
+            plan.filter_labels.append(_("%(column)s is not blank") % {"column": column})
 
 
 def add_filters(b: MetricBuilder) -> None:
@@ -43,9 +58,7 @@ def add_filters(b: MetricBuilder) -> None:
         if terms[0].start in b.used:
             continue
         if a.excluded(terms[0]):
-            for term in terms:
-                plan.filters.append(Filter(column=column, op="!=", value=term.value))
-                plan.filter_labels.append(_label(b, column, "!=", term.value))
+            _exclude(b, column, terms)
             continue
         if _either_of_listed(b, a.schema.by_name[column], terms):
             continue
@@ -60,7 +73,7 @@ def add_filters(b: MetricBuilder) -> None:
         plan.filter_labels.append(_label(b, term.column, spec.op, spec.value))
     for t in a.cues.thresholds:
         plan.filters.append(Filter(column=t.column, op=t.op, value=t.value))
-        plan.filter_labels.append(f"{t.column} {t.op} {t.label}")
+        plan.filter_labels.append(threshold_label(t.column, t, a.lang))
 
 
 # Cells that stand for "no value" in tables typed by hand: never the answer to "which … the most".
@@ -193,10 +206,16 @@ def _kind(plan: Plan) -> None:
         plan.kind = "scalar"
 
 
+def _format(b: MetricBuilder, metric: Metric) -> str | None:
+    """ "year" for the earliest or latest of a column of years (1850, never 1,850); None: a plain number."""
+    view = b.a.schema.by_name.get(metric.column or "")
+    return "year" if view is not None and view.years and metric.func in ("min", "max") else None
+
+
 def finish_plan(b: MetricBuilder) -> None:
     plan = b.plan
     if not plan.shown:
-        plan.shown = [Shown(m.name, None) for m in plan.metrics]
+        plan.shown = [Shown(m.name, _format(b, m)) for m in plan.metrics]
     add_filters(b)
     leave_out_summary_rows(b)
     plan.filter_labels = list(dict.fromkeys(plan.filter_labels))

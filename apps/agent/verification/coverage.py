@@ -8,7 +8,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from django.utils.translation import gettext as _
 
@@ -306,7 +306,14 @@ def _top_n_applied(n: int, fact: QueryFacts) -> str | None:
         return _("limited to %(n)s rows") % {"n": n}
     if "rank" in funcs or ({"sorted_desc", "sorted_asc"} & funcs and fact.row_count >= n):
         return _("ranked, first %(n)s rows") % {"n": n}
+    for column, op, value, _grain in fact.filters():  # "finished in the top 10": a place of at most 10
+        if op == "<=" and _PLACE_COLUMN.fullmatch(column.strip()) and _is_number(value) and float(value) == n:
+            return _("places up to %(n)s") % {"n": n}
     return None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _grain_applied(grain: str, fact: QueryFacts) -> str | None:

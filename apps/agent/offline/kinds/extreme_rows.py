@@ -57,7 +57,8 @@ def build(b: MetricBuilder) -> None:
     plan.row_columns = [*dict.fromkeys([*asked, *others])][:6] + [measure]
     best_is_lowest = _PLACE.search(fold(measure)) is not None  # "ranked first", "best place": number 1
     plan.sort = [Sort(by=measure, desc=cues.ascending == best_is_lowest)]
-    plan.limit = cues.top_n or (10 if cues.plural else 1)
+    plan.limit = cues.top_n or (10 if cues.plural or best_is_lowest else 1)
+    plan.single_best = best_is_lowest and not cues.top_n and not cues.plural  # "last place": every row tied there
     plan.shown = [Shown(measure)]
 
 
