@@ -886,3 +886,18 @@ def test_when_a_year_of_an_event_is_asked_the_cell_is_read_as_written(csv_bindin
     assert response.answer.startswith("Born: 1858."), response.answer
     response = verified(binding, "what is the earliest born?")
     assert response.answer.startswith("earliest Born is 1850."), response.answer
+
+
+def test_chart_positions_are_places_and_a_word_of_two_columns_is_asked_about(csv_binding):
+    """ "the best UK chart position" is the smallest number; "charted" reaches both US Chart and UK Chart, so it
+    is asked about; "in the uk" is never dropped for being two letters."""
+    rows = [[1998, "First Light", 12, 5], [2000, "Second Wind", 3, 1], [2002, "Third Eye", 45, 22]]
+    binding = table(csv_binding, "charts.csv", ["Year", "Title", "US Chart", "UK Chart"], rows)
+    best = verified(binding, "which title had the best uk chart position?")
+    assert best.answer.split("\n")[:2] == ["Records with the best UK Chart:", "1. Second Wind · 2000: UK Chart 1"], best
+    response = verified(binding, "what was the highest uk chart position?")
+    assert response.answer.startswith("best UK Chart is 1."), response.answer
+    asked = ask(binding, "which album charted highest?").clarification
+    assert asked is not None and "US Chart" in asked.question and "UK Chart" in asked.question, asked
+    response = ask(binding, "how many titles were released in the uk?")
+    assert "count is 3" not in response.answer and not response.tables, response.answer

@@ -132,7 +132,8 @@ def measure_readings(schema: Schema, text: str, term: Term, terms: list[Term]) -
     strengths = reached(schema, text, term.start, term.end)
     if not strengths or max(strengths.values()) >= NAME:
         return [term.column], term.end
-    columns = [c for c, s in strengths.items() if s >= CONCEPT_PART] or [term.column]
+    best = max(strengths.values())  # "chart" of both US Chart and UK Chart: either, so asked
+    columns = [c for c, s in strengths.items() if s >= CONCEPT_PART] or [c for c, s in strengths.items() if s == best]
     if {t.column for t in terms if t.kind == "column" and t != term} & set(columns):
         return [term.column], term.end  # "退货率（退货数量/订单数量）": the question names what it means elsewhere
     units = units_of_word(text[term.start : term.end])

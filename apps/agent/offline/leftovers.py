@@ -52,7 +52,8 @@ _VOCABULARY: tuple[str, ...] = tuple(
         if w.strip()
     }
 )
-_RUN = re.compile(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}")
+# two letters count too: "in the uk", "on tv" name something; the two-letter function words are stop words
+_RUN = re.compile(r"[\u4e00-\u9fff]{2,}|[a-z]{2,}")
 
 
 def leftover_spans(text: str, taken: bytearray) -> list[tuple[int, int]]:

@@ -494,7 +494,8 @@ STOPWORDS_EN = frozenset(
         "overall combined altogether like look looks get find can could would should will our my we i you "
         "where when then also only just about into out up down same different distinct unique our "
         "whole entire group grouped broken down versus while during since until within among kind "
-        "level levels q1 q2 q3 q4 h1 h2 first second half last past recent next but located situated listed held"
+        "level levels q1 q2 q3 q4 h1 h2 first second half last past recent next but located situated listed held "
+        "is if so am he st nd rd th vs ok go"
     ).split()
 )
 

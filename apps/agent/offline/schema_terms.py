@@ -71,7 +71,7 @@ _AVG_HINTS: tuple[str, ...] = (
 )
 _AVG_HINTS += ("salary", "wage", "pay")
 _ORDINAL_WORDS = frozenset(
-    "rank ranking round pick no pos position place seed season heat lane draw episode ep chapter".split()
+    "rank ranking round pick no pos position place seed season heat lane draw episode ep chapter chart".split()
 )
 _EVENT_YEAR = re.compile(
     r"(?<![a-z])(?:born|birth|died|death|elected|founded|established|formed|opened|built|released|debut|"
@@ -146,7 +146,13 @@ class ColumnView:
     @property
     def place(self) -> bool:
         """A place or rank (Rank, Pos., Position, Peak position, 名次): 1 is the top, the highest."""
-        return self._place_named(_PLACE_NAME_WORDS) or self.name.strip() in ("名次", "排名", "最高名次", "最终名次")
+        words = _words(self.name)
+        chart = self.ordinal and "chart" in words and len(words) <= 3  # "UK Chart", "Peak chart": 1 is the top
+        return (
+            chart
+            or self._place_named(_PLACE_NAME_WORDS)
+            or self.name.strip() in ("名次", "排名", "最高名次", "最终名次")
+        )
 
     @property
     def finishing(self) -> bool:

@@ -348,7 +348,8 @@ _FUNCS_FOR: dict[str, set[str]] = {
 # Columns of places and ranks, where 1 is the highest: "the highest position" is the smallest number
 _PLACE_COLUMN = re.compile(  # named only so: "Rank", "Pos.", "Peak position" (not "Ranking points")
     r"(?:(?:peak|final|overall|highest|best|current|world|league|chart)\s+)*"
-    r"(?:rank|ranking|pos\.?|position|place|placing|finish)|(?:最高|最终)?(?:名次|排名)",
+    r"(?:rank|ranking|pos\.?|position|place|placing|finish)|(?:最高|最终)?(?:名次|排名)"
+    r"|(?:[\w.]+\s+){0,2}chart(?:\s+position)?",
     re.IGNORECASE,
 )
 
@@ -367,9 +368,20 @@ def _place_extreme(op: str, fact: QueryFacts) -> bool:
     return first is not None and first.desc == (op == "min") and _PLACE_COLUMN.fullmatch(first.by.strip()) is not None
 
 
+def _place_sorted_against(op: str, fact: QueryFacts) -> bool:
+    """Rows sorted by a place the other way round: "the best chart position" listed from the largest number."""
+    spec = fact.spec
+    if spec is None or spec.is_aggregate or not spec.sort or op not in ("max", "min"):
+        return False
+    first = spec.sort[0]
+    return _PLACE_COLUMN.fullmatch(first.by.strip()) is not None and first.desc == (op == "max")
+
+
 def _operation_applied(op: str, fact: QueryFacts) -> str | None:
     funcs = fact.funcs()
     done = _("computed (%(how)s)")
+    if _place_sorted_against(op, fact):
+        return None
     if op in _FUNCS_FOR and funcs & _FUNCS_FOR[op]:
         return done % {"how": ", ".join(sorted(funcs & _FUNCS_FOR[op]))}
     if _place_extreme(op, fact):

@@ -55,7 +55,8 @@ def build(b: MetricBuilder) -> None:
     others = [v.name for v in b.a.schema.of("id", "dimension", "time", "year") if v.name not in (measure, *asked)]
     plan.groups, plan.time_group = [], None  # rows, not groups: the asked columns are shown beside each row
     plan.row_columns = [*dict.fromkeys([*asked, *others])][:6] + [measure]
-    best_is_lowest = _PLACE.search(fold(measure)) is not None  # "ranked first", "best place": number 1
+    # "ranked first", "best place", "the best UK chart position": number 1
+    best_is_lowest = _PLACE.search(fold(measure)) is not None or b.a.schema.by_name[measure].place
     plan.sort = [Sort(by=measure, desc=cues.ascending == best_is_lowest)]
     plan.limit = cues.top_n or (10 if cues.plural or best_is_lowest else 1)
     plan.single_best = best_is_lowest and not cues.top_n and not cues.plural  # "last place": every row tied there
