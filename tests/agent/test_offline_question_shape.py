@@ -901,3 +901,18 @@ def test_chart_positions_are_places_and_a_word_of_two_columns_is_asked_about(csv
     assert asked is not None and "US Chart" in asked.question and "UK Chart" in asked.question, asked
     response = ask(binding, "how many titles were released in the uk?")
     assert "count is 3" not in response.answer and not response.tables, response.answer
+
+
+def test_a_year_or_later_keeps_that_year_and_a_superlative_on_text_places_is_asked(csv_binding):
+    rows = [[2001, "Worlds", "3rd"], [2002, "Games", "1st"], [2003, "Worlds", "DNF"], [2004, "Games", "1st"]]
+    rows += [[2005, "Worlds", "8th"]]
+    binding = table(csv_binding, "career.csv", ["Year", "Competition", "Position"], rows)
+    for question, first in [
+        ("how many competitions were in 2003 or later?", "(rows 3)"),
+        ("how many competitions were in 2003 or earlier?", "(rows 3)"),
+        ("how many competitions from 2004 onwards?", "is 2."),
+    ]:
+        response = verified(binding, question)
+        assert first in response.answer.split("\n")[0], (question, response.answer)
+    response = ask(binding, "what was his best position?")  # no measure to offer: said, not asked with choices
+    assert "holds text" in response.answer and not response.tables, response.answer

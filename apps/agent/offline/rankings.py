@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 # "who …", "which …", "what year …": a value is asked for; `wh` is the asking words as written
 ASKS_FOR_A_VALUE = re.compile(rf"^\s*(?P<wh>(?:{'|'.join(lx.VALUE_QUESTION_WORDS)})(?![a-z])(?:\s+[^\s?]+)?)", re.I)
+_SUPERLATIVE_BEFORE = re.compile(r"(?<![a-z])(?P<word>best|worst|highest|lowest|top|bottom)\s+$")
 ONE_ROW_EACH = 0.9  # distinct values per row above which each group is (almost) a single row
 MAX_CHOICES = 3
 
@@ -33,8 +34,24 @@ def counts_single_rows(a: Analyzer, plan: Plan) -> bool:
     return any(a.schema.by_name[g.column].distinct >= ONE_ROW_EACH * rows for g in plan.dims)
 
 
+def _ranks_the_column(a: Analyzer, plan: Plan) -> str | None:
+    """ "his best position" over a text Position column ("3rd", "DNF"): the superlative is on the column's own
+    values, which a count of rows does not order. The superlative, or None."""
+    if plan.kind != "ranking" or not plan.dims or [m.func for m in plan.metrics] != ["count"]:
+        return None
+    grouped = {g.column for g in plan.dims}
+    for t in a.terms:
+        if t.kind != "column" or t.column not in grouped:
+            continue
+        said = _SUPERLATIVE_BEFORE.search(a.text, 0, t.start)
+        if said is not None:
+            return a.question[said.start("word") : said.end("word")]
+    return None
+
+
 def ask_about_ranking(a: Analyzer, plan: Plan) -> Clarification | None:
-    if not counts_single_rows(a, plan):
+    word = _ranks_the_column(a, plan)
+    if not counts_single_rows(a, plan) and word is None:
         return None
     group = plan.dims[0].column
     measures = a.schema.of("measure")[:MAX_CHOICES]
@@ -43,9 +60,15 @@ def ask_about_ranking(a: Analyzer, plan: Plan) -> Clarification | None:
             _("Which %(group)s has the highest %(measure)s?") % {"group": group, "measure": measure_phrase(m)}
             for m in measures
         ]
-        question = _(
-            "Each %(group)s appears in about one row, so counting rows cannot rank them. Which column should rank them?"
-        ) % {"group": group}
+        if word is not None:
+            question = _(
+                "“%(group)s” holds text, so “%(word)s” cannot order its values. Which column should rank them?"
+            ) % {"group": group, "word": word}
+        else:
+            question = _(
+                "Each %(group)s appears in about one row, so counting rows cannot rank them. "
+                "Which column should rank them?"
+            ) % {"group": group}
     return Clarification(question, choices) if choices else Clarification(question, [])
 
 

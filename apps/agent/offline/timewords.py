@@ -79,7 +79,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"(?:(?P<pre>since|from|after|before)\s+(?:the\s+)?(?:years?\s+)?)?(?<![\d.])(?P<y>(?:19|20)\d{2})"
             r"(?!\d|\.\d|%)"
-            r"(?P<post>\s*年?\s*(?:以后|之后|以来|起|开始|以前|之前))?"
+            r"(?P<post>\s*年?\s*(?:以后|之后|以来|起|开始|以前|之前)|\s+(?:or|and)\s+(?:later|after|beyond|earlier|before)"
+            r"(?![a-z])|\s+onwards?(?![a-z]))?"
         ),
     ),
 ]
@@ -166,6 +167,12 @@ class _Reader:
             return [self.on("year", "=", year)]  # "which title is from 2006": of that year, not since it
         if pre in ("since", "from") or any(w in post for w in ("以后", "之后", "以来", "起", "开始")):
             return [self.bound(">=", year)]
+        if re.search(r"later|after|beyond|onward", post):  # "in 2003 or later", "2003 onwards": 2003 itself too
+            return [self.bound(">=", year)] if not pre else None
+        if re.search(r"earlier|before", post):  # "in 2003 or earlier"
+            if pre:
+                return None
+            return [self.bound("<=", year) if self.column.category == "year" else self.on(None, "<=", f"{year}-12-31")]
         if pre == "after":  # a year column says it as the question does: "> 2011"
             return [self.bound(">", year)] if self.column.category == "year" else [self.bound(">=", year + 1)]
         if pre == "before" or any(w in post for w in ("以前", "之前")):
