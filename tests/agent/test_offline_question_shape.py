@@ -916,3 +916,42 @@ def test_a_year_or_later_keeps_that_year_and_a_superlative_on_text_places_is_ask
         assert first in response.answer.split("\n")[0], (question, response.answer)
     response = ask(binding, "what was his best position?")  # no measure to offer: said, not asked with choices
     assert "holds text" in response.answer and not response.tables, response.answer
+
+
+def test_a_negated_or_joined_presence_is_read_or_reported_never_reversed(csv_binding):
+    """ "did not win any gold medals" is Gold = 0 like "won no gold medals"; "won gold and silver medals" and
+    "win races" over a table with a Wins column are reported, never answered with the totals beside a count."""
+    rows = [["China", 5, 3], ["Japan", 3, 4], ["Iran", 0, 3], ["Qatar", 1, 0], ["Mongolia", 0, 1], ["Chad", 0, 0]]
+    medals = table(csv_binding, "medals2.csv", ["Nation", "Gold", "Silver"], rows)
+    for question in (
+        "how many nations did not win any gold medals",
+        "how many nations never won a gold medal",
+        "how many nations failed to win a gold medal",
+    ):
+        response = verified(medals, question)
+        assert response.answer.split("\n")[:2] == ["distinct Nation is 3.", "Filters: without Gold."], question
+    for question in ("how many nations won gold and silver medals", "how many nations had gold but not silver"):
+        response = ask(medals, question)
+        assert not response.tables and "is 6" not in response.answer, (question, response.answer)
+    seasons = [[2004, 10, 0], [2005, 12, 2], [2006, 14, 3]]
+    career = table(csv_binding, "wins.csv", ["Season", "Races", "Wins"], seasons)
+    response = ask(career, "how many seasons did he win races")
+    assert not response.tables and "count is 3" not in response.answer, response.answer
+
+
+def test_the_setting_of_a_question_is_never_a_value_of_the_data(csv_binding):
+    rows = [[2001, "Football League Championship", 5], [2002, "Football League Championship", 3]]
+    rows += [[2003, "Premier League", 15], [2004, "Premier League", 12]]
+    binding = table(csv_binding, "divisions.csv", ["Season", "Division", "Pos"], rows)
+    response = ask(binding, "how many seasons did they play in the championship")
+    assert "count is 4" not in response.answer and not response.answer.startswith("count"), response.answer
+
+
+def test_in_what_year_reads_a_column_of_years_of_an_event(csv_binding):
+    rows = [["Ohio 1", "Bill Young", 1976], ["Ohio 2", "Mary Jones", 1984], ["Ohio 3", "John Smith", 1990]]
+    binding = table(csv_binding, "house.csv", ["District", "Incumbent", "First elected"], rows)
+    for question in ("in what year was bill young first elected?", "when was mary jones first elected?"):
+        response = verified(binding, question)
+        assert response.answer.startswith(("First elected: 1976.", "First elected: 1984.")), (question, response)
+    asked = ask(binding, "what is the total of first elected?").clarification
+    assert asked is not None and "holds years" in asked.question, asked

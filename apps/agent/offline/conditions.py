@@ -19,7 +19,7 @@ from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline import lookup
 from apps.agent.offline.ambiguity import value_of_column
-from apps.agent.offline.cues import EDGE_WORDS, find_words
+from apps.agent.offline.cues import EDGE_WORDS, HAVING, find_words
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.plan import Plan
 from apps.agent.offline.schema_terms import fold, singular
@@ -253,7 +253,8 @@ def unapplied_negation(a: Analyzer, plan: Plan) -> str | None:
     The negation and the word it governs, as the question wrote them."""
     if a.lang != "en":
         return None
-    found = _EN_NEGATION.search(a.text)
+    # a negation the planner read ("did not win any gold medals": Gold = 0, cues._presence) is applied
+    found = next((m for m in _EN_NEGATION.finditer(a.text) if a.taken.find(1, m.start(), m.end()) == -1), None)
     if found is None or any(f.op in ("!=", "is_null") or f.value is False for f in plan.filters):
         return None
     governed = re.match(r"\s*[a-z]+", a.text[found.end() :])
@@ -350,6 +351,27 @@ def unapplied_quote(a: Analyzer) -> str | None:
     return None
 
 
+_JOINED = re.compile(r"(?<![a-z])(?:and|or|but|nor)(?:\s+(?:not|no|without))?\s+(?:any\s+|a\s+|an\s+)?$")
+
+
+def unread_having(a: Analyzer, plan: Plan) -> str | None:
+    """ "how many nations won gold and silver medals", "how many seasons did he win races": in a count, a measure
+    named after a verb of having is a condition on the rows counted; one no filter took up would be added up
+    beside the count instead. The words, or None."""
+    if a.lang != "en" or not a.cues.counting:
+        return None
+    filtered = {f.column for f in plan.filters} | {f.column for f in plan.having}
+    measures = [t for t in a.terms if t.kind == "column" and a.view(t).category == "measure"]
+    linked = False
+    for t in measures:
+        verb = HAVING.search(a.text, 0, t.start)
+        linked = verb is not None or (linked and _JOINED.search(a.text, 0, t.start) is not None)
+        if linked and t.column not in filtered:
+            start = verb.start() if verb is not None else t.start
+            return a.question[start : t.end]
+    return None
+
+
 def unread_edge(a: Analyzer) -> str | None:
     """ "what was his first team with over 1000 points": a word picking one row by its order that nothing read;
     the teams over 1000 points are not the first one. The word, or None."""
@@ -413,7 +435,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
             n
             for n in [unapplied_negation(a, plan), unapplied_outcome(a, plan), unmatched_alternative(a)]
             + [uncounted_amount(a, plan), unapplied_change(a, plan)]
-            + [unapplied_quote(a), unread_pronoun(a), unread_edge(a)]
+            + [unapplied_quote(a), unread_pronoun(a), unread_edge(a), unread_having(a, plan)]
             if n
         ],
         *[a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if a.lang == "zh" and a.text.startswith("率", e)],

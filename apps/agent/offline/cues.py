@@ -142,7 +142,7 @@ def _top_places(text: str, question: str, taken: bytearray, schema: Schema) -> l
         if n is None or not _free(taken, m.start(), m.end()):
             continue
         view = finishing[0]
-        found.append(Threshold(view.name, "<=", n, question[m.start("top") : m.end()], m.start(), m.end()))
+        found.append(Threshold(view.name, "<=", n, str(n), m.start(), m.end()))
         _claim(taken, m.start(), m.end())
     return found
 
@@ -372,10 +372,16 @@ def _threshold_column(text: str, m: re.Match[str], measures: list[Term], schema:
 
 # "how many nations won no gold medals", "… had any silver medals", "… with at least one gold medal": the count
 # of a measure after a verb of having, written without a number, is whether the row has any
-_HAVING = re.compile(
+HAVING = re.compile(
     r"(?<![a-z])(?:had|has|have|having|won|win|wins|got|get|earned|earn|received|receive|scored|score|took|"
     r"with|without)\s+(?P<amount>no|zero|not any|any|a|an|some|at least one|one or more)?\s*$"
 )
+
+
+_NEGATED_BEFORE = re.compile(
+    r"(?<![a-z])(?:not|never|no|failed\s+to|fail\s+to|fails\s+to)\s+(?:[a-z]+\s+)?$|n't\s+(?:[a-z]+\s+)?$"
+)
+_WIN_NAME = re.compile(r"(?<![a-z])(?:wins?|won|w)(?![a-z])")
 
 
 def _presence(text: str, schema: Schema, terms: list[Term], taken: bytearray, *, counting: bool) -> list[Threshold]:
@@ -383,20 +389,29 @@ def _presence(text: str, schema: Schema, terms: list[Term], taken: bytearray, *,
     medals" / "at least one gold medal" (Gold > 0), for a count of things (whole numbers from 0), the measure
     right after the verb. Without an amount word ("won gold medals") only in a count question: "which nation
     won gold medals" may rank them."""
+    measures = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category == "measure"]
+    if len({t.column for t in measures}) != 1:
+        return []  # "won gold and silver medals", "gold but not silver": more than one presence, not read here
     found = []
-    for t in terms:
+    for t in measures:
         view = schema.by_name[t.column]
-        if t.kind != "column" or view.category != "measure" or view.kind != "integer" or view.ordinal:
+        if view.kind != "integer" or view.ordinal or not isinstance(view.lo, int) or view.lo < 0 or view.years:
             continue
-        if not isinstance(view.lo, int) or view.lo < 0 or view.years:
-            continue
-        said = _HAVING.search(text, 0, t.start)
+        said = HAVING.search(text, 0, t.start)
         if said is None or not _free(taken, said.start(), t.start):
             continue
+        negated = _NEGATED_BEFORE.search(text, 0, said.start())  # "did not win any", "never won a gold medal"
+        if re.match(r"wins?|won", said.group(0)) and any(_WIN_NAME.search(fold(v.name)) for v in schema.views):
+            continue  # "win races" over a table with a Wins column: the races won are Wins, not Races
         amount = said.group("amount") or ""
         if not counting and amount in ("", "a", "an", "some"):
             continue
         none = amount in ("no", "zero", "not any") or said.group(0).startswith("without")
+        if negated is not None:
+            if none:
+                continue  # "did not win no medals": not read here
+            none = True
+            _claim(taken, negated.start(), negated.end())
         # the span ends where the measure's name starts: the measure is the threshold's subject, not a figure
         found.append(Threshold(t.column, "=" if none else ">", 0, "", said.start(), said.end()))  # label: words
         _claim(taken, said.start(), said.end())
@@ -686,7 +701,7 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     if not cues.thresholds:  # "how many nations won no gold medals"
         cues.thresholds = _presence(text, schema, terms, taken, counting=cues.counting)
     for t in cues.thresholds:  # "won at least 1 silver medal": the verb of the amount, read with it
-        verb = _HAVING.search(text, 0, t.start)
+        verb = HAVING.search(text, 0, t.start)
         if verb is not None and schema.by_name[t.column].category == "measure" and _free(taken, verb.start(), t.start):
             _claim(taken, verb.start(), t.start)
     words = [w for ws in lx.AGG_WORDS.values() for w in ws]

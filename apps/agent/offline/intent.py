@@ -507,11 +507,11 @@ class Analyzer:
 
 # "who …", "which …", "when …", "what year …": a value is asked for, which a count of rows does not give
 _WH_HEAD = re.compile(r"^\s*(?:which|what)\s+")  # the column right after it is the one asked for
-# The verb of what a row's one date or year records ("the only single released in 2006", "built in 1990"); not
-# one that is a condition of its own ("relegated in 2005", "won in 2006")
+# The verb of what a row's one date or year records in a list of works ("the only single released in 2006"); not
+# one that is a condition of its own ("relegated in 2005"), nor an event the year may not record ("born in 1990"
+# over a Year of awards)
 _WHEN_VERB = re.compile(
-    r"(?<![a-z])(?P<verb>released|aired|published|founded|established|built|born|opened|formed|premiered|launched|"
-    r"introduced|issued|broadcast|created|constructed|completed|made|debuted)\s+(?:in|during|on)\s+(?:the\s+)?$"
+    r"(?<![a-z])(?P<verb>released|aired|published|premiered|launched|issued|broadcast)\s+(?:in|during|on)\s+(?:the\s+)?$"
 )
 _NEXT = re.compile(r"(?<![a-z])(?:next|previous|preceding|following)(?![a-z])")
 _EACH_MARKERS = ("each", "per", "for each", "every", "各", "每个", "每")

@@ -25,7 +25,7 @@ import re
 from typing import TYPE_CHECKING
 
 from apps.agent.offline.plan import Group, Plan
-from apps.agent.offline.schema_terms import ColumnView, Schema, Term, done_by
+from apps.agent.offline.schema_terms import ColumnView, Schema, Term, done_by, fold
 from apps.datasets.query.spec import Sort
 
 if TYPE_CHECKING:
@@ -85,6 +85,7 @@ _WORK_HEADER = re.compile(
     re.IGNORECASE,
 )
 _WHEN = re.compile(r"^\s*when\s")
+_WHEN_YEAR = re.compile(r"^\s*(?:when|(?:in\s+)?(?:what|which)\s+year)\s")  # "in what year was he first elected"
 _WHERE = re.compile(r"^\s*where\s")
 _ZH_WHERE = re.compile(r"哪里|哪儿|什么地方|何处")
 # Columns that name places, by their header: what a "where"/"哪里" question asks when no column is named
@@ -140,13 +141,17 @@ def asks_position(a: Analyzer, term: Term) -> bool:
 
 def asks_when(a: Analyzer, term: Term) -> bool:
     """ "when was peter brown born": a column of years (Born) after "when" is read as written, never added up."""
-    return term.kind == "column" and a.view(term).years and _WHEN.match(a.text) is not None
+    return term.kind == "column" and a.view(term).years and _WHEN_YEAR.match(a.text) is not None
 
 
 def asked_column(a: Analyzer) -> str | None:
     """The column the question asks the value of, or None when it does not say one clearly."""
     if a.kind_head is not None:  # "which swimmer …", "name a racer …"
         return a.kind_head.column
+    if _WHEN_YEAR.match(a.text):  # "when was peter brown born": the one column of years the question names
+        years = list(dict.fromkeys(t.column for t in a.terms if t.kind == "column" and a.view(t).years))
+        if len(years) == 1 and years[0] not in {t.column for t in a.terms if t.kind == "value"}:
+            return years[0]
     head = _HEAD.match(a.text) or _HEAD_LATER.search(a.text)  # "… a-sharp produced what title?"
     if head is not None:  # "what city …", "who was an opponent …": the column named right after
         named = [t for t in a.terms if t.kind == "column" and 0 <= t.start - head.end() <= 1]
@@ -163,10 +168,6 @@ def asked_column(a: Analyzer) -> str | None:
     filtered = {t.column for t in a.terms if t.kind == "value"}
     if _WHO.match(a.text):
         return _people(a, filtered)
-    if _WHEN.match(a.text):  # "when was peter brown born": the one column of years the question names
-        years = list(dict.fromkeys(t.column for t in a.terms if t.kind == "column" and a.view(t).years))
-        if len(years) == 1 and years[0] not in filtered:
-            return years[0]
     if _WHEN.match(a.text) and a.time_col is not None and a.time_col.name not in filtered:
         return a.time_col.name
     if _WHERE.match(a.text):
@@ -336,7 +337,7 @@ _LINK_VERB = re.compile(r"(?<![a-z])[a-z]{5,}(?![a-z])")
 # the end of the question, where no column or value of the data is named
 _SETTING = re.compile(
     r"(?<![a-z])(?:in|at|of|from|during|on|according\s+to|based\s+on)\s+(?:the|this)\s+"
-    r"(?:competition|tournament|championships?|contest|event|race|games|league|season|table|chart|list|data)"
+    r"(?P<noun>competition|tournament|championship|contest|event|race|games|league|season|table|chart|list|data)s?"
     r"\s*[?.!]?\s*$"
 )
 
@@ -350,7 +351,9 @@ def linking_words(text: str, schema: Schema, terms: list[Term], head: Term | Non
     spans = [(m.start(), m.end()) for m in _NAME_ASKED.finditer(text)]
     setting = _SETTING.search(text)
     if setting is not None and not any(t.start < setting.end() and setting.start() < t.end for t in terms):
-        spans.append((setting.start(), setting.end()))
+        noun = setting.group("noun")  # "in the championship" over a Division of "… League Championship" is a value
+        if not any(noun in fold(str(v)) for view in schema.views for v in (view.name, *view.values)):
+            spans.append((setting.start(), setting.end()))
     linked = {t.column for t in terms if t.kind == "value"} | ({head.column} if head else set())
     for m in _LINK_VERB.finditer(text):
         if any(t.start < m.end() and m.start() < t.end for t in terms):

@@ -158,7 +158,9 @@ class MetricBuilder:
             self.plan.clarification = ask_ordinal(self.a.view(term).name, self.a.lang)
         # "the earliest year in Opened" (not "who was born first": a person is asked, not a year)
         if func in ("sum", "avg") and view.years and not self.plan.groups and not _WHO_WHICH.match(self.a.text):
-            edges = find_words(self.a.text, lx.EARLY_WORDS + lx.LATE_WORDS, bytearray(len(self.a.text)))
+            named = bytearray(len(self.a.text))  # "the total of first elected": the name's own "first" is no edge
+            named[term.start : term.end] = b"\x01" * (term.end - term.start)
+            edges = find_words(self.a.text, lx.EARLY_WORDS + lx.LATE_WORDS, named)
             kinds = {"min" if w in lx.EARLY_WORDS else "max" for _s, _e, w in edges}
             if len(kinds) == 1:
                 func = kinds.pop()
