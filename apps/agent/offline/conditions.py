@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 
 from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline import lexicon as lx
-from apps.agent.offline import lookup
 from apps.agent.offline.ambiguity import value_of_column
 from apps.agent.offline.cues import EDGE_WORDS, HAVING, find_words
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
@@ -375,21 +374,13 @@ def unread_having(a: Analyzer, plan: Plan) -> str | None:
 def unread_edge(a: Analyzer) -> str | None:
     """ "what was his first team with over 1000 points": a word picking one row by its order that nothing read;
     the teams over 1000 points are not the first one. The word, or None."""
-    if a.lang != "en":
-        return None
-    for m in EDGE_WORDS.finditer(a.text):
-        if a.taken.find(1, m.start(), m.end()) == -1:
-            return a.question[m.start() : m.end()]
-    return None
+    return a.first_unread(EDGE_WORDS) if a.lang == "en" else None
 
 
 def unread_pronoun(a: Analyzer) -> str | None:
     """ "how many goals did he score" over a table of players: which row "he" is, the question does not say, and
     answering for all of them answers another question. The pronoun, or None (read, or none said)."""
-    if a.lang != "en":
-        return None
-    unread = lookup.subject_pronouns(a.text, a.schema, a.terms)[1]
-    return unread[0] if unread else None
+    return a.unread_pronouns[0] if a.unread_pronouns else None
 
 
 _CHOICE = re.compile(r"(?P<a>[^,;:?]+?)\s+or\s+(?P<b>[^,;:?]+?)\s*\??\s*$")

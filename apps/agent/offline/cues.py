@@ -130,7 +130,7 @@ def _top(text: str, taken: bytearray, cues: Cues) -> None:
         return
 
 
-def _top_places(text: str, question: str, taken: bytearray, schema: Schema) -> list[Threshold]:
+def _top_places(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
     """ "to place in the top 50", "finished in the top 10": a finishing place of at most that number, on the
     table's one finishing-place column (Rank, Pos.); the verb read with it."""
     finishing = [v for v in schema.views if v.finishing]
@@ -561,14 +561,12 @@ EDGE_WORDS = re.compile(
     r"(?<![a-z])(?:first|last|earliest|latest|next|previous|second|third|fourth|fifth|penultimate)(?![a-z])"
 )
 _TOP_PLACES = re.compile(
-    rf"(?<![a-z])(?:{_PLACE_VERBS}|place|finish|rank)\s+(?:in\s+|among\s+)?(?P<top>the\s+top\s+(?P<n>\d+|[a-z]+))"
+    rf"(?<![a-z])(?:{_PLACE_VERBS}|place|rank)\s+(?:in\s+|among\s+)?(?P<top>the\s+top\s+(?P<n>\d+|[a-z]+))"
     r"(?![\w.,])"
 )
 _NTH_BEFORE = re.compile(r"(?<![a-z])(?:second|third|fourth|fifth|next|one)[\s-]+(?:to|from|before)[\s-]+(?:the\s+)?$")
 _ASKS_WHICH = re.compile(r"^\s*(?:what|which)\s")
-_PLACE_OUTCOME = re.compile(
-    r"(?<![a-z])(?:finish(?:ed|es)?|came|come|comes|placed?|ranked|end(?:ed)?)\s+(?:in\s+)?(?:the\s+)?$"
-)
+_PLACE_OUTCOME = re.compile(rf"(?<![a-z])(?:{_PLACE_VERBS}|place|end)\s+(?:in\s+)?(?:the\s+)?$")
 
 
 def _time_edge(text: str, dates: list[Term], kinds: list[Term], taken: bytearray, cues: Cues) -> None:
@@ -648,10 +646,6 @@ def _plural_which(text: str) -> bool:
 _TIME_HEADER = re.compile(r"(?:final |race |finish(?:ing)? |winning )?times?(?: \(sec(?:onds)?\))?")
 
 
-def _measure(schema: Schema, term: Term) -> bool:
-    return schema.by_name[term.column].category == "measure"
-
-
 _FAST = re.compile(r"(?<![a-z])(?:best|top|fastest|quickest|shortest)(?![a-z])")
 _SLOW = re.compile(r"(?<![a-z])(?:worst|slowest|longest)(?![a-z])")
 
@@ -663,7 +657,10 @@ def _pace(text: str, schema: Schema, terms: list[Term], taken: bytearray, cues: 
         t
         for t in terms
         if t.kind == "column"
-        and (_IN_SECONDS.search(t.column) or (_TIME_HEADER.fullmatch(fold(t.column).strip()) and _measure(schema, t)))
+        and (
+            _IN_SECONDS.search(t.column)
+            or (_TIME_HEADER.fullmatch(fold(t.column).strip()) and schema.by_name[t.column].category == "measure")
+        )
     ]
     if not timed:
         return
@@ -678,7 +675,7 @@ def _pace(text: str, schema: Schema, terms: list[Term], taken: bytearray, cues: 
 
 def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken: bytearray) -> Cues:
     cues = Cues()
-    places = _top_places(text, question, taken, schema)  # "to place in the top 50": a place, not a top 50
+    places = _top_places(text, taken, schema)  # "to place in the top 50": a place, not a top 50
     _top(text, taken, cues)
     cues.thresholds = places + _thresholds(text, question, taken, schema, terms)
     _intents(text, taken, cues)

@@ -70,7 +70,7 @@ class Writer:
                 else pgettext("a yes/no value in an answer", "false")
             )
         view = self.schema.by_name.get(column)
-        year = 1900 <= value <= 2100 or (view is not None and view.years) if isinstance(value, int) else False
+        year = isinstance(value, int) and (1900 <= value <= 2100 or (view is not None and view.years))
         if year and not self.strict:
             return str(value)  # a year read from the result: shown as written, without a thousands separator
         if not _REF_SAFE.match(column):

@@ -93,8 +93,11 @@ class Analyzer:
         # "which swimmer …", "name a racer …": the column of people, places or titles a lookup lists (lookup.py)
         self.kind_head = lookup.kind_head(self.text, self.schema, self.terms) if self.lang == "en" else None
         spans = [(t.start, t.end) for t in [*self.terms, *([self.kind_head] if self.kind_head else [])]]
+        self.unread_pronouns: list[str] = []  # "he" over a table of players: which one is not said
         if self.lang == "en":  # "the name of …", "a-sharp produced what track", "her first role": links, no condition
             spans += lookup.linking_words(self.text, self.schema, self.terms, self.kind_head)
+            pronouns, self.unread_pronouns = lookup.subject_pronouns(self.text, self.schema, self.terms)
+            spans += pronouns
         spans += [s for s in [self.readings.basis_span] if s] + self.modifiers
         spans += [(s, e) for s, e, w in rates if w in lx.IDIOMS]  # "account for" is read: it is not 账号
         for start, end in spans:
@@ -483,15 +486,16 @@ class Analyzer:
             # "what was her first role", "the name of the biggest capacity stadium" (Capacity is text), "what was
             # the first party" (the First elected column named): rows counted per group answer none of them
             measures = [t for t in self.terms if t.kind == "column" and self.view(t).category == "measure"]
-            if not plan.groups or self.cues.agg_words or measures or self.unread(EDGE_WORDS):
+            if not plan.groups or self.cues.agg_words or measures or self.first_unread(EDGE_WORDS):
                 return self.clarify(ask_for_the_value(self, plan))
         builder.count_rows()
         plan.reason = "default_count"
         return None
 
-    def unread(self, words: re.Pattern[str]) -> bool:
-        """Whether one of `words` is said outside every span the planner read."""
-        return any(self.taken.find(1, m.start(), m.end()) == -1 for m in words.finditer(self.text))
+    def first_unread(self, words: re.Pattern[str]) -> str | None:
+        """The first of `words` said outside every span the planner read, as the question wrote it."""
+        found = (m for m in words.finditer(self.text) if self.taken.find(1, m.start(), m.end()) == -1)
+        return next((self.question[m.start() : m.end()] for m in found), None)
 
     def clarify(self, asked: Clarification) -> Plan:
         plan = self.fallback([], "clarify")

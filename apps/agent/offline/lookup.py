@@ -324,10 +324,10 @@ _SIDE_HEADER = re.compile(
 # (not those around one subject, Opponent, Director, Producer: "her opponent" is never herself)
 _ROLE_HEADER = re.compile(
     r"(?<![a-z])(?:governor|senator|president|incumbent|leader|champion|chair|chairman|chairperson|chairwoman|"
-    r"mayor|minister|representative|recipient|holder|jockey|trainer|pilot|officer|deputy|delegate|nominee|king|queen|monarch|ruler|emperor|pope|"
-    r"bishop|officeholder|mp|assemblyman|councillor|councilor|commissioner|secretary|chancellor|premier|"
-    r"skater|swimmer|runner|cyclist|boxer|wrestler|golfer|scorer|goalscorer|speaker|headmaster|principal|dean|"
-    r"person|people)s?(?![a-z])",
+    r"mayor|minister|representative|recipient|holder|jockey|trainer|pilot|officer|deputy|delegate|king|queen|"
+    r"monarch|ruler|emperor|pope|bishop|officeholder|mp|assemblyman|councillor|councilor|commissioner|secretary|"
+    r"chancellor|premier|skater|swimmer|runner|cyclist|boxer|wrestler|golfer|scorer|goalscorer|speaker|"
+    r"headmaster|principal|dean|people)s?(?![a-z])",
     re.IGNORECASE,
 )
 _LINK_VERB = re.compile(r"(?<![a-z])[a-z]{5,}(?![a-z])")
@@ -346,8 +346,8 @@ def linking_words(text: str, schema: Schema, terms: list[Term], head: Term | Non
     """Spans of an English question that only link what is asked to the rows named, adding no condition:
     "name" asked for ("the name of the stadium", "name a senator"); a verb done by the column of a value or of
     the thing asked ("a-sharp produced what track" over Producer(s), "… all directed which film" over
-    Director); a pronoun for the table's own subject (`subject_pronouns`); the table's own setting said at the
-    end ("… in the competition")."""
+    Director); the table's own setting said at the end ("… in the competition"). Pronouns are read apart
+    (`subject_pronouns`)."""
     spans = [(m.start(), m.end()) for m in _NAME_ASKED.finditer(text)]
     setting = _SETTING.search(text)
     if setting is not None and not any(t.start < setting.end() and setting.start() < t.end for t in terms):
@@ -360,7 +360,7 @@ def linking_words(text: str, schema: Schema, terms: list[Term], head: Term | Non
             continue
         if any(done_by(m.group(0), column) for column in linked):
             spans.append((m.start(), m.end()))
-    return spans + subject_pronouns(text, schema, terms)[0]
+    return spans
 
 
 def subject_pronouns(text: str, schema: Schema, terms: list[Term]) -> tuple[list[tuple[int, int]], list[str]]:

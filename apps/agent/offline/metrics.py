@@ -154,24 +154,32 @@ class MetricBuilder:
             func, name = "min", self.unique(f"最好{term.column}" if self.zh else f"best {term.column}")
         elif func == "min" and view.place and _LOW.search(self.a.text):  # "their lowest position": the largest
             func, name = "max", self.unique(f"最差{term.column}" if self.zh else f"worst {term.column}")
-        if func == "sum" and self.a.view(term).ordinal and self.plan.clarification is None:
-            self.plan.clarification = ask_ordinal(self.a.view(term).name, self.a.lang)
-        # "the earliest year in Opened" (not "who was born first": a person is asked, not a year)
-        if func in ("sum", "avg") and view.years and not self.plan.groups and not _WHO_WHICH.match(self.a.text):
-            named = bytearray(len(self.a.text))  # "the total of first elected": the name's own "first" is no edge
-            named[term.start : term.end] = b"\x01" * (term.end - term.start)
-            edges = find_words(self.a.text, lx.EARLY_WORDS + lx.LATE_WORDS, named)
-            kinds = {"min" if w in lx.EARLY_WORDS else "max" for _s, _e, w in edges}
-            if len(kinds) == 1:
-                func = kinds.pop()
-                word = {"min": ("最早", "earliest"), "max": ("最晚", "latest")}[func][0 if self.zh else 1]
-                name = self.unique(f"{word}{term.column}" if self.zh else f"{word} {term.column}")
-                for start, end, _w in edges:
-                    self.a.taken[start:end] = b"\x01" * (end - start)
+        if func == "sum" and view.ordinal and self.plan.clarification is None:
+            self.plan.clarification = ask_ordinal(view.name, self.a.lang)
+        if func in ("sum", "avg") and view.years:
+            func, name = self.year_edge(term, func, name)
         if func in ("sum", "avg") and view.years and self.plan.clarification is None:
             self.plan.clarification = ask_years(view.name, self.a.lang)  # "when was he born": no sum of years
         q = self.a.cues.quantile if func == "quantile" else None
         return self.add(Metric(name or self.agg_name(func, term.column), func, term.column, q=q), term.start)
+
+    def year_edge(self, term: Term, func: str, name: str) -> tuple[str, str]:
+        """ "the earliest year in Opened": over a column of years, the one earliest or latest word said (read
+        here) asks for the smallest or largest year; else (`func`, `name`) as they were. Not for "who was born
+        first" (a person is asked, not a year), nor the column's own word ("the total of first elected")."""
+        if self.plan.groups or _WHO_WHICH.match(self.a.text):
+            return func, name
+        named = bytearray(len(self.a.text))
+        named[term.start : term.end] = b"\x01" * (term.end - term.start)
+        edges = find_words(self.a.text, lx.EARLY_WORDS + lx.LATE_WORDS, named)
+        kinds = {"min" if w in lx.EARLY_WORDS else "max" for _s, _e, w in edges}
+        if len(kinds) != 1:
+            return func, name
+        func = kinds.pop()
+        word = {"min": ("最早", "earliest"), "max": ("最晚", "latest")}[func][0 if self.zh else 1]
+        for start, end, _w in edges:
+            self.a.taken[start:end] = b"\x01" * (end - start)
+        return func, self.unique(f"{word}{term.column}" if self.zh else f"{word} {term.column}")
 
     def base_metric(self) -> Metric:
         """What a share or rate is taken of: the first measure (added up), else the number of rows."""
