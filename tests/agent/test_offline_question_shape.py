@@ -955,3 +955,35 @@ def test_in_what_year_reads_a_column_of_years_of_an_event(csv_binding):
         assert response.answer.startswith(("First elected: 1976.", "First elected: 1984.")), (question, response)
     asked = ask(binding, "what is the total of first elected?").clarification
     assert asked is not None and "holds years" in asked.question, asked
+
+
+def test_a_name_the_data_lacks_or_a_degree_nothing_read_is_never_dropped(csv_binding):
+    """A name after "of", the subject of "did", a Chinese place after 在 or opening the question, a name
+    starting with 中 (中国) and a comparative nothing read are reported: a total over every row answers another
+    question. The same questions about rows the data has are answered."""
+    rows = [["United States", 39, 41, 113], ["China", 38, 32, 88], ["Japan", 27, 14, 58], ["France", 10, 12, 33]]
+    medals = table(csv_binding, "medals3.csv", ["Nation", "Gold", "Silver", "Total"], rows)
+    for question in (
+        "what is the Gold of Chelsea?",
+        "how many Gold did Spain win?",
+        "中国的Gold是多少",
+        "Peru在Gold上是多少",
+        "what is the larger Silver?",
+    ):
+        response = ask(medals, question)
+        assert not response.tables and "147" not in response.answer and "114" not in response.answer
+        assert "99" not in response.answer and "292" not in response.answer, (question, response.answer)
+    for question in ("what is the Gold of Japan?", "how many gold did japan win?", "Japan的Gold是多少"):
+        assert "27" in verified(medals, question).answer.split("\n")[0], question
+    for question, best in (
+        ("which nation has the bigger Total?", "United States"),
+        ("which nation has the fewer Gold?", "France"),
+    ):
+        first = verified(medals, question).answer.split("\n")[:2]
+        assert best in " ".join(first) and "China" not in " ".join(first), (question, first)
+    buildings = [["Tower A", "Shenzhen", 530], ["Tower B", "Shanghai", 468], ["Tower C", "Shanghai", 420]]
+    binding = table(csv_binding, "towers.csv", ["Name", "City", "Height"], buildings)
+    for question in ("上海有几座建筑", "他在北京建了几座"):
+        response = ask(binding, question)
+        assert "3" not in response.answer.split("\n")[0] and not response.tables, (question, response.answer)
+    assert "2" in verified(binding, "Shanghai有几座").answer.split("\n")[0]

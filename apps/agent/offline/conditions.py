@@ -2,9 +2,11 @@
 销售额", "sales for premium customers"). Answering without them would answer another question, so they are
 asked about when the data has close columns or values (resolve_fields), and reported in the answer otherwise.
 
-Where a condition stands: in Chinese, a leftover phrase right beside a value of the data or right before a
-mention of the data (with at most 的 between); in English, a leftover phrase right after in / for / from /
-among / with / where. A phrase beside a period ("2024年全年") belongs to the period and is left alone.
+Where a condition stands: in Chinese, a leftover phrase right beside a value of the data, right before a
+mention of the data (with at most 的 between), right after 在/于/来自/从, or opening the question ("上海有几座
+建筑"); in English, a leftover phrase right after in / for / from / among / with / where, after "of" ("the gold
+of chelsea", not "the number of ..."), or the singular subject of did/does/do ("how many gold did spain win").
+A phrase beside a period ("2024年全年") belongs to the period and is left alone.
 """
 
 from __future__ import annotations
@@ -36,6 +38,19 @@ MAX_COLUMNS_SAID = 8
 MAX_POINTED = 3  # values one phrase may point at and still be asked about
 _EN_BEFORE = re.compile(r"(?<![a-z])(?:in|for|from|among|with|where)\s+(?:the\s+|our\s+|all\s+)?$")
 _COUNTED = re.compile(r"(?:how many|number of|count of)\s+(?:the\s+|total\s+|different\s+)*$")
+# "the gold of chelsea": after "of" (not "the number of", "the name of", ...) a phrase names what is meant
+_EN_OF = re.compile(
+    r"(?<![a-z])(?<!number )(?<!name )(?<!count )(?<!total )(?<!list )(?<!one )(?<!each )(?<!all )(?<!any )"
+    r"(?<!some )(?<!most )(?<!rest )(?<!part )(?<!out )(?<!kind )(?<!type )(?<!sort )(?<!amount )"
+    r"(?<!percentage )(?<!share )(?<!sum )(?<!average )(?<!many )(?<!much )(?<!lot )(?<!lots )"
+    r"of\s+(?:the\s+)?$"
+)
+# "how many gold did spain win": the subject of did/does/do (a singular noun: "did the teams score" counts rows)
+_EN_DID = re.compile(r"(?<![a-z])(?:did|does|do)\s+(?:the\s+)?$")
+# "他在北京比赛了几次", "上海有几座建筑": after 在/于/来自/从, or opening the question (after a pronoun)
+_ZH_BEFORE = re.compile(r"(?:在|于|来自|从)\s*$")
+_ZH_START = re.compile(r"^\s*(?:他们|她们|他|她|它)?\s*(?:在)?\s*$")
+_ZH_TABLE = re.compile(r"\s*(?:表|数据)")  # "排班表里": the table itself
 _EN_HEAD = re.compile(r"\s+(?:who|that|which|whose|where)\b")
 _DANGLING = re.compile(r"(?:\s+(?:not|are|is|were|was|be|been|do|does|did))+\s*$", re.IGNORECASE)
 
@@ -56,11 +71,23 @@ def _touches(a: Analyzer, start: int, end: int, spans: list[tuple[int, int]]) ->
     return any(a.text[e:start] in ("", "的") or a.text[end:s] in ("", "的") for s, e in spans)
 
 
+def _names_the_subject(a: Analyzer, start: int) -> bool:
+    """Whether the phrase at `start` is what "of" or "did" is about: the question without it does not read."""
+    return a.lang == "en" and bool(_EN_DID.search(a.text[:start]) or _EN_OF.search(a.text[:start]))
+
+
 def _stands_as_condition(a: Analyzer, start: int, end: int) -> bool:
     if _touches(a, start, end, [(f.start, f.end) for f in a.time_filters]):
         return False
+    before = a.text[:start]
     if a.lang == "en":  # "for passengers who survived": the noun heads the condition that follows it
-        return _EN_BEFORE.search(a.text[:start]) is not None and not _EN_HEAD.match(a.text[end:])
+        if _EN_HEAD.match(a.text[end:]):
+            return False
+        said = a.text[start:end].split()
+        subject = _EN_DID.search(before) is not None and singular(said[-1]) == said[-1]
+        return subject or _EN_OF.search(before) is not None or _EN_BEFORE.search(before) is not None
+    if (_ZH_BEFORE.search(before) or _ZH_START.match(before)) and not _ZH_TABLE.match(a.text[end:]):
+        return True
     values = [(t.start, t.end) for t in a.terms if t.kind == "value"]
     return _touches(a, start, end, values) or any(
         t.start >= end and a.text[end : t.start] in ("", "的") for t in a.terms
@@ -191,7 +218,8 @@ def _ask_about_conditions(a: Analyzer, plan: Plan) -> Clarification | None:
             continue
         values = [v for _c, v in found if v is not None]
         choices = [_choice(a, start, end, c, v, shared=v is not None and values.count(v) > 1) for c, v in found]
-        choices.append(_without(a.question, start, end))
+        if not _names_the_subject(a, start):  # "how many points did get?" is no question
+            choices.append(_without(a.question, start, end))
         question = _(
             "Please confirm: nothing in the data matches “%(phrase)s” directly. Did you mean one of these, or "
             "should it be ignored?"
@@ -377,6 +405,30 @@ def unread_edge(a: Analyzer) -> str | None:
     return a.first_unread(EDGE_WORDS) if a.lang == "en" else None
 
 
+_DEGREE = re.compile(
+    r"(?<![a-z])(?:bigger|biggest|larger|largest|smaller|smallest|longer|longest|shorter|shortest|taller|tallest|"
+    r"higher|highest|lower|lowest|deeper|deepest|shallower|shallowest|wider|widest|narrower|narrowest|older|oldest|"
+    r"elder|eldest|younger|youngest|heavier|heaviest|lighter|lightest|faster|fastest|slower|slowest|quicker|"
+    r"quickest|farther|farthest|further|furthest|nearer|nearest|closer|closest|hotter|hottest|colder|coldest|"
+    r"warmer|warmest|richer|richest|poorer|poorest|stronger|strongest|weaker|weakest|greater|greatest|better|best|"
+    r"worse|worst|more|most|fewer|fewest|less|least|cheaper|cheapest|newer|newest|later|earlier|busier|busiest)"
+    r"(?![a-z])"
+)
+
+
+def unread_degree(a: Analyzer, plan: Plan) -> str | None:
+    """ "which lake has the bigger area": a word of degree (a comparative or a superlative) that nothing read; a
+    total of the areas answers another question. A plan that orders, extremises, compares or subtracts acted on
+    it (a ranking, a max or min, rows against a named one, "how many more"), so only a plan doing none of these
+    reports it. The word, or None."""
+    if a.lang != "en":
+        return None
+    acted = plan.sort or plan.anchor or plan.derived or plan.having or plan.windows
+    if acted or any(m.func in ("max", "min") for m in plan.metrics):
+        return None
+    return a.first_unread(_DEGREE)
+
+
 def unread_pronoun(a: Analyzer) -> str | None:
     """ "how many goals did he score" over a table of players: which row "he" is, the question does not say, and
     answering for all of them answers another question. The pronoun, or None (read, or none said)."""
@@ -427,6 +479,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
             for n in [unapplied_negation(a, plan), unapplied_outcome(a, plan), unmatched_alternative(a)]
             + [uncounted_amount(a, plan), unapplied_change(a, plan)]
             + [unapplied_quote(a), unread_pronoun(a), unread_edge(a), unread_having(a, plan)]
+            + [unread_degree(a, plan)]
             if n
         ],
         *[a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if a.lang == "zh" and a.text.startswith("率", e)],

@@ -605,8 +605,15 @@ def _ranking(text: str, terms: list[Term], taken: bytearray, cues: Cues) -> None
     with_the = re.search(
         r"(with|has|have|had|had the|sold|sells|earn|earns)\s+(the\s+)?(" + _HIGH + "|" + _LOW + ")", text
     )
+    comparative = _THE_COMPARATIVE.search(text) if which else None
+    if comparative is not None and not _free(taken, comparative.start("w"), comparative.end("w")):
+        comparative = None
     if cues.ranking:
         cues.plural = cues.plural or (cues.top_n or 1) > 1
+    elif comparative is not None and not superlative and not re.search(r"(?<![a-z])than(?![a-z])", text):
+        # "which lake has the bigger area": of all of them, the one with the biggest
+        cues.ranking, cues.ascending = True, comparative.group("w") in _LOWER_WORDS
+        _claim(taken, comparative.start("w"), comparative.end("w"))
     elif (which and superlative) or ranked or after_term or with_the or find_words(text, ("best", "worst"), taken):
         cues.ranking = True
         cues.ascending = bool(superlative) and superlative[0][2] in lx.LOW_WORDS
@@ -617,6 +624,11 @@ def _ranking(text: str, terms: list[Term], taken: bytearray, cues: Cues) -> None
 
 
 _CJK_ONLY = re.compile(r"^[\u4e00-\u9fff]+$")
+_LOWER_WORDS = ("smaller", "lower", "fewer", "less")
+_THE_COMPARATIVE = re.compile(
+    r"(?<![a-z])(?:has|have|had|with|is|was)\s+the\s+(?P<w>bigger|larger|higher|greater|more|smaller|lower|fewer|less)"
+    r"(?![a-z])"
+)
 # "came in last place", "in last position", "finished last": the worst place, on the place column named there
 _LAST_PLACE = re.compile(
     rf"(?<![a-z])(?:(?:in|at)\s+(?:the\s+)?|(?:{_PLACE_VERBS})\s+(?:in\s+)?(?:the\s+)?)(?P<last>last|bottom)\s+$"

@@ -52,6 +52,8 @@ _VOCABULARY: tuple[str, ...] = tuple(
         if w.strip()
     }
 )
+# a one-character word of place (在…中, 在…里, 在…内) followed by a character of no word the planner knows
+_INSIDE_A_WORD = re.compile(r"[中里内](?=[\u4e00-\u9fff])")
 # two letters count too: "in the uk", "on tv" name something; the two-letter function words are stop words
 _RUN = re.compile(r"[\u4e00-\u9fff]{2,}|[a-z]{2,}")
 
@@ -59,8 +61,12 @@ _RUN = re.compile(r"[\u4e00-\u9fff]{2,}|[a-z]{2,}")
 def leftover_spans(text: str, taken: bytearray) -> list[tuple[int, int]]:
     """Where the runs of two or more Chinese characters and English words outside every recognised span are."""
     mask = bytearray(taken)
-    for start, end, _word in find_words(text, _VOCABULARY, mask):
+    found = find_words(text, _VOCABULARY, mask)
+    for start, end, _word in found:
         mask[start:end] = b"\x01" * (end - start)
+    for start, end, _word in found:  # "中国", "里约": the character begins a word the planner does not know
+        if end - start == 1 and _INSIDE_A_WORD.match(text, start) and not mask[end]:
+            mask[start] = taken[start]
     kept = "".join(ch if not mask[i] else " " for i, ch in enumerate(text))
     spans = []
     for m in _RUN.finditer(kept):

@@ -196,7 +196,7 @@ RANK_WORDS = ("排名", "排行", "排序", "ranking", "rank", "ranked", "leader
 COUNT_WORDS_EN = ("how many", "number of", "count of", "total number of", "# of", "headcount", "count")
 COUNT_WORDS_ZH = ("多少", "几")
 COUNT_SUFFIXES_ZH = ("总数", "个数", "人数", "笔数", "单数", "条数", "数量", "数", "量")
-COUNT_CLASSIFIERS = "个笔条名位家单次种类款件项"
+COUNT_CLASSIFIERS = "个笔条名位家单次种类款件项座场首辆架艘支届枚本张所栋"
 DISTINCT_WORDS = ("不同的", "不同", "不重复的", "不重复", "distinct", "unique", "different")
 ENTITY_WORDS = ("记录", "数据", "条目", "行数", "records", "record", "rows", "row", "entries", "entry", "lines")
 HEADCOUNT_WORDS = ("人数", "多少人", "几个人", "几人", "headcount", "how many people")
@@ -408,7 +408,7 @@ EN_ORDINALS = {
 # the planner could not map.
 FILLER_ZH = (
     ("每单", "每笔", "每次", "一次", "单笔", "购买", "买了", "买的", "买", "卖了", "卖出去", "卖出", "卖", "都")
-    + ("其他", "其余", "别的", "贡献")
+    + ("其他", "其余", "别的", "贡献", "我们", "咱们", "你们")
     + (
         "帮我",
         "请问",
