@@ -987,3 +987,28 @@ def test_a_name_the_data_lacks_or_a_degree_nothing_read_is_never_dropped(csv_bin
         response = ask(binding, question)
         assert "3" not in response.answer.split("\n")[0] and not response.tables, (question, response.answer)
     assert "2" in verified(binding, "Shanghai有几座").answer.split("\n")[0]
+
+
+def test_negated_thresholds_combined_values_a_total_column_and_a_named_difference(csv_binding):
+    """ "did not win more than 5" is at most 5; "combined" adds the named rows up; "the total number of bronze"
+    adds Bronze even beside a Total column; a difference between two named rows is theirs even when the table
+    has a year column (no change from year to year); a % column answers "what percentage"."""
+    rows = [["USA", 2016, 46, 38, 121], ["China", 2012, 38, 18, 88], ["Japan", 2021, 27, 17, 58]]
+    rows += [["France", 2021, 10, 22, 33], ["Kenya", 2016, 4, 2, 10], ["Norway", 2018, 4, 4, 15]]
+    medals = table(csv_binding, "medals4.csv", ["Nation", "Year", "Gold", "Bronze", "Total"], rows)
+    for question, first in [
+        ("how many nations did not win more than 5 gold?", "distinct Nation is 2."),
+        ("how many nations didn't win more than 5 gold?", "distinct Nation is 2."),
+        ("what is the combined Gold of Japan and France?", "total Gold is 37."),
+        ("what is the total number of bronze medals?", "total Bronze is 101."),
+        ("what is the difference in gold between USA and Kenya?", "difference is 42"),
+    ]:
+        response = verified(medals, question)
+        assert response.answer.split("\n")[0].startswith(first), (question, response.answer)
+    votes = [[2012, "Laura Pike", "45.0%"], [2012, "Sam Green", "55.0%"], [2016, "Laura Pike", "48.5%"]]
+    elections = table(csv_binding, "votes.csv", ["Year", "Candidate", "%"], votes)
+    response = verified(elections, "what percentage did Laura Pike get in 2012?")
+    assert "45" in response.answer.split("\n")[0] and "50.0%" not in response.answer, response.answer
+    sales = [["2025-01", "华东", "Widget", 250], ["2025-02", "华东", "Widget", 262], ["2025-01", "华南", "Widget", 196]]
+    binding = table(csv_binding, "units.csv", ["Month", "Region", "Product", "Units"], sales)
+    assert "512" in verified(binding, "华东卖了多少个Widget").answer.split("\n")[0]

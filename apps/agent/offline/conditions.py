@@ -24,9 +24,11 @@ from apps.agent.offline.cues import EDGE_WORDS, HAVING, find_words
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.plan import Plan
 from apps.agent.offline.schema_terms import fold, singular
+from apps.agent.offline.shaping import PLACEHOLDERS
 from apps.agent.offline.timewords import MONTHS_EN
 from apps.agent.offline.wording import names, speaking
 from apps.datasets.query.resolve import plain, resolve_fields
+from apps.datasets.query.spec import Filter
 
 if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer
@@ -282,10 +284,20 @@ def unapplied_negation(a: Analyzer, plan: Plan) -> str | None:
         return None
     # a negation the planner read ("did not win any gold medals": Gold = 0, cues._presence) is applied
     found = next((m for m in _EN_NEGATION.finditer(a.text) if a.taken.find(1, m.start(), m.end()) == -1), None)
-    if found is None or any(f.op in ("!=", "is_null") or f.value is False for f in plan.filters):
+    if found is None or any(_leaves_out(a, f) for f in plan.filters):
         return None
     governed = re.match(r"\s*[a-z]+", a.text[found.end() :])
     return a.question[found.start() : found.end() + (governed.end() if governed else 0)].strip()
+
+
+def _leaves_out(a: Analyzer, f: Filter) -> bool:
+    """Whether a filter leaves rows out as a negation would; the summary row ("Total") and a placeholder ("N/A")
+    are left out of every computation, whatever the question says."""
+    if f.op == "!=":
+        view = a.schema.by_name.get(f.column)
+        said = str(f.value).strip().lower()
+        return not (view is not None and f.value == view.total_label) and said not in PLACEHOLDERS
+    return f.op == "is_null" or f.value is False
 
 
 _OUTCOME = re.compile(

@@ -219,12 +219,18 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
                 said = op
                 if schema.by_name[column].place and word in _UP_DOWN:  # "ranked above 4th": a smaller place
                     said = {">": "<", "<": ">", ">=": "<=", "<=": ">="}[op]
+                negated = _NOT_BEFORE.search(text, 0, m.start()) if not after else None
+                if negated is not None and _free(taken, negated.start("not"), negated.end("not")) and op != "=":
+                    said = {">": "<=", "<": ">=", ">=": "<", "<=": ">"}[said]  # "did not win more than 5": <= 5
+                    _claim(taken, negated.start("not"), negated.end("not"))
                 found.append(Threshold(column, said, number, label, m.start(), m.end()))
                 _claim(taken, m.start(), m.end())
     found += _ranges(text, question, taken, schema, measures)
     return found + _amounts(text, question, taken, schema, measures, terms) + _positions(text, taken, schema)
 
 
+# "did not win more than 5", "no more than 5": the negation of the comparison right after it (a verb between)
+_NOT_BEFORE = re.compile(r"(?P<not>(?<![a-z])(?:not|never|no)|n't)\s+(?:[a-z]+\s+){0,2}?$")
 # "the 1st position", "in 3rd place", "the 2001 season", "round seven", "pick #15": a number written against a
 # column of positions or occasions names one of them (= that number), when the column holds it
 _ORDINAL_WORD = "|".join(lx.EN_ORDINALS)

@@ -31,7 +31,8 @@ from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms
 from apps.agent.offline.timewords import TimeFilter, default_grain, find_grain, find_time_filters, merge_years
 from apps.datasets.ingest.profile import TableProfile
 
-_HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次])")
+_HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次个])")
+_SOLD_BEFORE = re.compile(r"(?:卖|售|销售)(?:了|出|掉)?(?:去)?了?\s*$")
 _HEAD_NOUN = re.compile(
     r"(?:哪|每|各|前\s*[\d一二三四五六七八九十]+)\s*一?\s*(?:家|个|间|所|座|位)?\s*([\u4e00-\u9fff])"
 )
@@ -85,6 +86,7 @@ class Analyzer:
         terms = [t for t in mentions if not any(s < t.end and t.start < e for s, e, _w in rates)]
         # "in total" names the sum, not the summary row that happens to be labelled "Total"
         terms = [t for t in terms if t.kind != "value" or self.schema.by_name[t.column].total_label != t.value]
+        terms = [t for t in terms if not self._aggregate_word(t, terms) and not _SHARE_OF.match(self.text, t.end)]
         added = self._implied_terms(terms)
         terms, self.present = self._presence(sorted(self._without_modifiers(terms) + added, key=lambda t: t.start))
         self.readings: Readings = read(question, self.text, self.schema, terms, self.lang)
@@ -173,7 +175,8 @@ class Analyzer:
         for m in _HOW_MANY_UNITS.finditer(self.text):
             unit = m.group(1)
             counted = [v for v in self.schema.of("measure") if re.search(unit + "[数量]", v.name)]
-            column = counted[0] if len(counted) == 1 else self._quantity() if unit == "件" else None
+            sold = unit == "个" and _SOLD_BEFORE.search(self.text, 0, m.start()) is not None  # "卖了多少个"
+            column = counted[0] if len(counted) == 1 else self._quantity() if unit == "件" or sold else None
             if column is not None and column.name not in named:
                 found.append(Term(column.name, "column", m.start(), m.end(), 2.0))
         for m in _PER_UNIT.finditer(self.text):  # "每杯平均卖多少钱": per 杯数 (a denominator, kinds/measure_ratio)
@@ -346,8 +349,15 @@ class Analyzer:
             return None
         if self.years:
             return "year"
-        wants_series = self.trend or named or self.cues.change or self.cues.cumulative
+        change = self.cues.change and not (self.cues.change == "diff" and self._named_pair())
+        wants_series = self.trend or named or change or self.cues.cumulative
         return default_grain(self.time_col, self.time_filters) if wants_series else None
+
+    def _named_pair(self) -> bool:
+        """ "the height difference between meridian tower and harbor one": two values of one column named, so
+        the difference is between them (kinds/named_difference.py), not from one period to the next."""
+        columns = [t.column for t in self.terms if t.kind == "value" and t.column != getattr(self.time_col, "name", "")]
+        return any(columns.count(c) == 2 for c in columns)
 
     def _both_sides(self) -> list[str]:
         """Yes/no columns the question names both ways ("会员和非会员", "remote and non-remote employees")."""
@@ -358,6 +368,18 @@ class Analyzer:
                 for t in flags
                 if not self.negated(t) and any(o.column == t.column and self.negated(o) for o in flags)
             )
+        )
+
+    def _aggregate_word(self, term: Term, terms: list[Term]) -> bool:
+        """ "the total number of bronze medals" over a table with a Total column: "total" says how Bronze is
+        added up; the column is meant only when no other measure follows the word."""
+        if term.kind != "column" or fold(self.question[term.start : term.end]).strip() not in _AGGREGATE_NAMES:
+            return False
+        follows = _AGGREGATE_FOLLOWER.match(self.text, term.end)
+        after = follows.end() if follows else term.end
+        return any(
+            t.kind == "column" and t.start == after and self.schema.by_name[t.column].category == "measure"
+            for t in terms
         )
 
     def _qualified(self, term: Term) -> bool:
@@ -401,8 +423,9 @@ class Analyzer:
                 continue
             if all(t.column != term.column for t in chosen):
                 chosen.append(term)
-        for column, terms in values.items():
-            if len(terms) > 1 and all(t.column != column for t in chosen):
+        combined = find_words(self.text, lx.COMBINED_WORDS, bytearray(len(self.text)))
+        for column, terms in values.items():  # "japan and france combined": one total over both, not each
+            if len(terms) > 1 and all(t.column != column for t in chosen) and not combined:
                 chosen.append(terms[0])
         return chosen
 
@@ -509,6 +532,11 @@ class Analyzer:
         return plan
 
 
+# "the percentage of candidates who won": a share of rows, not the data's % column
+_SHARE_OF = re.compile(r"(?<=percentage)\s+of\s|(?<=percent)\s+of\s")
+# a column named like an aggregation ("Total", "Average") and the words between it and the measure it adds up
+_AGGREGATE_NAMES = frozenset({"total", "sum", "average", "mean", "合计", "总计", "平均"})
+_AGGREGATE_FOLLOWER = re.compile(r"\s*(?:(?:number|amount|count)\s+of\s+|的)?(?:the\s+)?")
 # "who …", "which …", "when …", "what year …": a value is asked for, which a count of rows does not give
 _WH_HEAD = re.compile(r"^\s*(?:which|what)\s+")  # the column right after it is the one asked for
 # The verb of what a row's one date or year records in a list of works ("the only single released in 2006"); not

@@ -260,6 +260,8 @@ DIFF_WORDS = ("差值", "差额", "变化量", "difference", "diff")
 SOLD_WELL: tuple[str, ...] = ("卖得最好", "卖得最多", "卖得好", "最畅销", "畅销", "销量最好")
 SOLD_WELL += ("best-selling", "best selling", "sold the most", "sells best", "sold best", "sold most")
 # "how many more A than B": A minus B, between two named groups (kinds/named_difference.py).
+# Several named values taken as one ("the combined gold of japan and france", "上海和北京一共"): one total
+COMBINED_WORDS = ("combined", "together", "altogether", "in total", "between them", "加起来", "合起来", "一共", "总共")
 MORE_WORDS: tuple[str, ...] = ("how many more", "how much more", "how many fewer", "how many less", "how much less")
 MORE_WORDS += ("多多少", "少多少", "差多少", "相差多少", "多了多少", "少了多少", "高多少", "低多少", "高出多少")
 MORE_WORDS += ("多卖了多少",)

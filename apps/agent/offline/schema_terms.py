@@ -168,7 +168,8 @@ class ColumnView:
     def averaged(self) -> bool:
         """Measures people average rather than add up (prices, rates, scores, ages)."""
         words = _words(self.name)
-        return any(h in words for h in _AVG_HINTS) or any(h in self.name for h in _AVG_HINTS_ZH)
+        hinted = any(h in words for h in _AVG_HINTS) or any(h in self.name for h in _AVG_HINTS_ZH)
+        return hinted or "%" in self.name
 
 
 @dataclass(frozen=True)
@@ -266,6 +267,9 @@ def _aliases(name: str, flag: bool, synonyms: Sequence[str] = ()) -> tuple[tuple
         found.setdefault(part, PART)
     for spelt in _spelt_out(folded):
         found.setdefault(spelt, CORE)
+    if _PERCENT_NAME.search(folded):  # "%", "Vote %", "Pct": "what percentage did she get" reads the column
+        for form in ("percentage", "percent", "pct", "%", "百分比"):
+            found.setdefault(form, CORE)
     if _SOLD.search(folded) and _COUNTED.search(folded):  # 销售数量, sales_qty: what 销量 / units sold mean
         for form in ("销量", "sales volume", "units sold"):
             found[form] = max(found.get(form, 0.0), CONCEPT)
@@ -287,6 +291,7 @@ def done_by(verb: str, name: str) -> bool:
 
 
 _UNIT_SUFFIX = re.compile(r"^(.*\S)\s*\([^()]{1,12}\)$")
+_PERCENT_NAME = re.compile(r"%|(?<![a-z])(?:percent|percentage|pct)(?![a-z])")
 _SOLD = re.compile(r"销售|销|售出|卖|sales|sold")
 _COUNTED = re.compile(r"数量|件数|quantity|qty|units|volume")
 

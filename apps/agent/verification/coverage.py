@@ -190,6 +190,10 @@ def _number_anchors(question: str, *, has_top_n: bool, inside: Sequence[tuple[in
 _WHOLE_BEFORE = re.compile(r"(?:所有的?|全部的?|全体|整个|(?<![a-z])all(?: of)?(?: the)?)\s*$", re.IGNORECASE)
 
 
+_AGGREGATE_NAMES = frozenset({"total", "sum", "average", "mean", "合计", "总计", "平均"})
+_AGGREGATE_GAP = re.compile(r"\s*(?:(?:number|amount|count)\s+of\s+|的)?(?:the\s+)?", re.IGNORECASE)
+
+
 def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
     words = vocab.column_words()
     columns = LabelFinder()
@@ -201,6 +205,10 @@ def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
     for i, (word, start, _end) in enumerate(spans):
         if _WHOLE_BEFORE.search(question[max(0, start - 12) : start]):
             continue  # "所有门店一共", "across all stores": all of them together, nothing to apply
+        following = spans[i + 1][1] if i + 1 < len(spans) else -1
+        aggregate = word.casefold() in _AGGREGATE_NAMES and following >= _end
+        if aggregate and _AGGREGATE_GAP.fullmatch(question, _end, following):
+            continue  # "the total number of bronze medals" beside a Total column: how Bronze is added up
         # "damaged units" names one thing (the column damaged) with two column words: either applies it.
         if i and start - spans[i - 1][2] <= 1 and anchors:
             previous = anchors.pop()
@@ -354,6 +362,15 @@ _PLACE_COLUMN = re.compile(  # named only so: "Rank", "Pos.", "Peak position" (n
 )
 
 
+_OWN_COLUMN = {
+    "rate": (re.compile(r"率|rate|ratio", re.IGNORECASE), "rate column"),
+    "share": (
+        re.compile(r"%|(?<![a-z])(?:percent|percentage|pct)(?![a-z])|百分比", re.IGNORECASE),
+        "percentage column",
+    ),
+}
+
+
 def _place_extreme(op: str, fact: QueryFacts) -> bool:
     """ "the highest position" computed as the smallest place number (or "the lowest rank" as the largest), as
     an aggregate or as the rows sorted by the place."""
@@ -390,8 +407,9 @@ def _operation_applied(op: str, fact: QueryFacts) -> str | None:
     if op in ("max", "min") and whole and ({"sorted_desc", "sorted_asc"} & funcs or len(fact.rows) >= 2):
         # every group was returned, so the extreme is among them (and the superlative check names the right one)
         return done % {"how": "sort" if {"sorted_desc", "sorted_asc"} & funcs else "all groups compared"}
-    if op == "rate" and any(re.search(r"率|rate|ratio", c, re.IGNORECASE) for c in fact.columns if fact.references(c)):
-        return done % {"how": "rate column"}
+    said = _OWN_COLUMN.get(op)  # a rate column, or the data's own % column ("what percentage did she get")
+    if said is not None and any(said[0].search(c) for c in fact.columns if fact.references(c)):
+        return done % {"how": said[1]}
     if op == "distinct" and fact.group_names():
         return done % {"how": "group by"}
     if op == "cumulative" and ("cumsum" in funcs or ("sum" in funcs and fact.has_time_filter())):
