@@ -1012,3 +1012,29 @@ def test_negated_thresholds_combined_values_a_total_column_and_a_named_differenc
     sales = [["2025-01", "华东", "Widget", 250], ["2025-02", "华东", "Widget", 262], ["2025-01", "华南", "Widget", 196]]
     binding = table(csv_binding, "units.csv", ["Month", "Region", "Product", "Units"], sales)
     assert "512" in verified(binding, "华东卖了多少个Widget").answer.split("\n")[0]
+
+
+def test_a_league_table_s_short_headers_are_its_words_and_a_lookup_under_two_conditions_answers(csv_binding):
+    """W, D, L, Pts and GD are what people call wins, draws, losses, points and goal difference (when the table
+    has both W and L); "how many games did X win" is X's W, not its one row counted. A lookup under a year and
+    another condition reads the cell the rows hold."""
+    rows = [[1, "Northbridge", 30, 21, 5, 4, 68], [2, "Castleford", 30, 19, 7, 4, 64], [3, "Harbour", 30, 18, 6, 6, 60]]
+    league = table(csv_binding, "league.csv", ["Pos", "Team", "Pld", "W", "D", "L", "Pts"], rows)
+    for question, first in [
+        ("which team has the most points?", "Northbridge"),
+        ("how many teams have at least 62 points?", "is 2."),
+        ("how many draws did Harbour have?", "total D is 6."),
+        ("how many games did Harbour win?", "total W is 18."),
+        ("how many games did Castleford lose?", "total L is 4."),
+    ]:
+        response = verified(league, question)
+        assert first in response.answer.split("\n")[0], (question, response.answer)
+    votes = [[2004, "Dale Ortiz", "Republican", "Won"], [2004, "Margaret Hale", "Democratic", "Lost"]]
+    votes += [[2008, "Dale Ortiz", "Republican", "Lost"], [2008, "Samuel Green", "Democratic", "Won"]]
+    elections = table(csv_binding, "elections.csv", ["Year", "Candidate", "Party", "Result"], votes)
+    for question, cell in [
+        ("which party won in 2004?", "Party: Republican."),
+        ("who was the Democratic candidate in 2008?", "Candidate: Samuel Green."),
+    ]:
+        assert verified(elections, question).answer.split("\n")[0] == cell, question
+    assert ask(elections, "who won in 2030?").clarification is not None

@@ -109,7 +109,9 @@ class Writer:
     def nothing_matched(self) -> bool:
         """No row came back, or one row whose values are all empty (a sum over no rows)."""
         shown = self.shown()
-        return not self.result.rows or all(self.result.cell(0, s.name) is None for s in shown)
+        if not self.result.rows:
+            return True
+        return bool(shown) and all(self.result.cell(0, s.name) is None for s in shown)  # a lookup shows cells
 
     def scalar(self) -> list[str]:
         shown = self.shown()

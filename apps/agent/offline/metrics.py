@@ -196,6 +196,8 @@ class MetricBuilder:
         cues, target = self.a.cues, self.a.cues.count_target
         if not cues.counting or (target is not None and self.a.view(target).category == "measure"):
             return
+        if target is None and self.measures and self._one_named_row():
+            return  # "how many games did harbour city win" over a league table: its W, not its one row counted
         pinned = target is not None and len(self.values.get(target.column, [])) == 1
         if target is not None and target.column not in {g.column for g in self.plan.groups} and not pinned:
             view = self.a.view(target)
@@ -206,6 +208,11 @@ class MetricBuilder:
                     self.plan.rows_beside = rows.name
                 return
         self.count_rows()
+
+    def _one_named_row(self) -> bool:
+        """Whether a value the question names is a whole row (a value of a column with one row per value)."""
+        named = [t for terms in self.values.values() for t in terms]
+        return len(named) == 1 and self.a.view(named[0]).unique
 
     # --- conditions, ratios and shares ----------------------------------------------------
     def flag_spec(self, term: Term) -> Filter:

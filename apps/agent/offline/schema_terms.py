@@ -368,7 +368,42 @@ def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | Non
                 complete=col.values is not None,
             )
         )
-    return Schema(views=_year_named(views), row_count=profile.row_count)
+    return Schema(views=_standings(_year_named(views)), row_count=profile.row_count)
+
+
+# A league table's one- and two-letter headers (Pld, W, D, L, GF, GA, Pts), read as the words people say for them
+# when the table has both W and L: "which team has the most wins", "how many draws did they have"
+_STANDINGS = {
+    "w": ("wins", "win", "won"),
+    "d": ("draws", "draw", "drawn"),
+    "l": ("losses", "loss", "lost", "lose"),
+    "t": ("ties", "tie", "tied"),
+    "p": ("played", "games played", "matches played"),
+    "pld": ("played", "games played", "matches played"),
+    "gp": ("played", "games played"),
+    "mp": ("played", "matches played"),
+    "gf": ("goals for", "goals scored"),
+    "f": ("goals for", "goals scored"),
+    "ga": ("goals against", "goals conceded"),
+    "a": ("goals against", "goals conceded"),
+    "gd": ("goal difference",),
+    "pts": ("points",),
+}
+
+
+def _standings(views: list[ColumnView]) -> list[ColumnView]:
+    names = {fold(v.name).strip(" .") for v in views}
+    if not {"w", "l"} <= names:
+        return [_abbreviated(v, {"pts": _STANDINGS["pts"], "pld": _STANDINGS["pld"]}) for v in views]
+    return [_abbreviated(v, _STANDINGS) for v in views]
+
+
+def _abbreviated(view: ColumnView, words: dict[str, tuple[str, ...]]) -> ColumnView:
+    said = words.get(fold(view.name).strip(" ."), ())
+    if not said:
+        return view
+    known = {alias for alias, _strength in view.aliases}
+    return replace(view, aliases=(*view.aliases, *((w, CORE) for w in said if w not in known)))
 
 
 def _year_named(views: list[ColumnView]) -> list[ColumnView]:
