@@ -1038,3 +1038,28 @@ def test_a_league_table_s_short_headers_are_its_words_and_a_lookup_under_two_con
     ]:
         assert verified(elections, question).answer.split("\n")[0] == cell, question
     assert ask(elections, "who won in 2030?").clarification is not None
+
+
+def test_columns_of_one_year_each_a_row_noun_metres_and_a_year_on_year_change(csv_binding):
+    """ "the pop in 2010" reads Pop 2010 (and "the pop" alone asks which year); "the average height of mountains
+    in a range" averages those rows; "1000 m" over a column in metres is a thousand; 同比 without a period is each
+    year against the one before, and 同比 of every month is said to be out of reach, never a month-on-month
+    change labelled 同比."""
+    towns = table(
+        csv_binding, "towns.csv", ["City", "Pop 2000", "Pop 2010"], [["Alton", 100, 150], ["Bexley", 200, 180]]
+    )
+    assert verified(towns, "what was the pop of Bexley in 2010?").answer.split("\n")[0] == "total Pop 2010 is 180."
+    asked = ask(towns, "what was the pop of Bexley?").clarification
+    assert asked is not None and len(asked.choices) == 2, asked
+    peaks = [["K2", "Baltoro", 8611, 4017], ["Broad Peak", "Baltoro", 8051, 1701], ["Nuptse", "Khumbu", 7861, 319]]
+    mountains = table(csv_binding, "peaks.csv", ["Mountain", "Range", "Height (m)", "Prominence (m)"], peaks)
+    response = verified(mountains, "what is the average height of mountains in the Baltoro?")
+    assert response.answer.split("\n")[0] == "average Height (m) is 8,331.", response.answer
+    response = verified(mountains, "how many mountains have a prominence below 1000 m?")
+    assert response.answer.split("\n")[0].endswith(" is 1."), response.answer
+    sales = [["2024-03-01", 100], ["2024-04-01", 120], ["2025-03-01", 150], ["2025-04-01", 60]]
+    ledger = table(csv_binding, "ledger.csv", ["日期", "销售额"], sales)
+    response = verified(ledger, "销售额同比增长多少")
+    assert "同比 -4.5%" in response.answer and "-60.0%" not in response.answer and "25.0%" not in response.answer
+    response = ask(ledger, "每个月销售额的同比")
+    assert "无法" in response.answer and not response.tables, response.answer

@@ -259,7 +259,7 @@ def _context_year(a: Analyzer, year: int) -> bool:
     the occasion the whole table is about. So only when nothing in the data could hold a year: no date or year
     column, no number column whose range reaches it, no text cell that writes it (and every text cell known)."""
     for view in a.schema.views:
-        if view.category in ("time", "year"):
+        if view.category in ("time", "year") or _A_YEAR.search(view.name):  # Population 2010: columns by year
             return False
         if view.kind in ("integer", "number") and view.lo is not None and view.hi is not None:
             if float(view.lo) <= year <= float(view.hi):

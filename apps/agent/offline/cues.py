@@ -38,6 +38,7 @@ _QUANTILE = re.compile(
 )
 # "10,000" is ten thousand; the unit k/m stands alone ("4 matches" is 4)
 _NUMBER = r"(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s*(万|千|million|thousand|billion|k(?![a-z])|m(?![a-z]))?"
+_METRES = re.compile(r"\(m\)|(?<![a-z])(?:metres|meters|m)(?![a-z])")
 _UNIT = {"万": 1e4, "千": 1e3, "k": 1e3, "m": 1e6, "thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 
@@ -213,7 +214,10 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
                 column = quantity.name if quantity else _threshold_column(text, m, measures, schema)
                 if column is None:
                     continue
-                value = float(m.group(1).replace(",", "")) * _UNIT.get(m.group(2) or "", 1.0)
+                unit = m.group(2) or ""
+                if unit == "m" and _METRES.search(fold(column)):
+                    unit = ""  # "a prominence below 1000 m" over Prominence (m): metres, not millions
+                value = float(m.group(1).replace(",", "")) * _UNIT.get(unit, 1.0)
                 number = int(value) if value.is_integer() else value
                 label = question[m.start(1) : m.end(2) if m.group(2) else m.end(1)]
                 said = op

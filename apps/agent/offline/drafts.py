@@ -296,11 +296,15 @@ class Writer:
         return lines
 
 
-def _strip_typed_numbers(lines: list[str]) -> list[str]:
-    """After a failed verification: keep only lines whose digits all sit inside references."""
+def _strip_typed_numbers(lines: list[str], columns: list[str]) -> list[str]:
+    """After a failed verification: keep only lines whose digits all sit inside references or in the names of
+    the result's columns ("Population 2010: {{q1.…}}")."""
     kept = []
+    named = [c for c in columns if re.search(r"\d", c)]
     for line in lines:
         outside = re.sub(r"\{\{.*?\}\}", "", re.sub(r"^\d+\. ", "", line))
+        for name in named:
+            outside = outside.replace(name, "")
         if line.startswith(">> ") or not re.search(r"\d", outside):
             kept.append(line)
     return kept
@@ -327,4 +331,4 @@ def answer_draft(
         if change is not None:
             lines[1:1] = Writer(plan, result, schema, strict=strict, chart=chart).trend_summary(change)
     lines += [f">> {q}" for q in follow_ups]
-    return "\n".join(_strip_typed_numbers(lines) if strict else lines)
+    return "\n".join(_strip_typed_numbers(lines, result.columns) if strict else lines)

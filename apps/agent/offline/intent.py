@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from django.utils.translation import gettext as _
 
 from apps.agent.clarification import Clarification
 from apps.agent.messages import language_of
@@ -29,6 +32,7 @@ from apps.agent.offline.rankings import (
 )
 from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms, fold, schema_of
 from apps.agent.offline.timewords import TimeFilter, default_grain, find_grain, find_time_filters, merge_years
+from apps.agent.offline.wording import speaking
 from apps.datasets.ingest.profile import TableProfile
 
 _HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次个])")
@@ -75,6 +79,8 @@ class Analyzer:
     ) -> None:
         self.schema: Schema = schema_of(profile, synonyms)
         self.sold_asked: Clarification | None = None
+        # a column of a family of one per year ("Pop 2000", "Pop 2010") named without a year: where, and the family
+        self.year_unsaid: tuple[int, int, list[str]] | None = None
         self.ungrouped: list[Term] = []  # columns a count question names without asking for a breakdown
         question = self._full_years(question)
         self.question, self.text = question, fold(question)
@@ -102,6 +108,7 @@ class Analyzer:
             spans += pronouns
         spans += [s for s in [self.readings.basis_span] if s] + self.modifiers
         spans += [(s, e) for s, e, w in rates if w in lx.IDIOMS]  # "account for" is read: it is not 账号
+        spans += self._year_named_columns()
         for start, end in spans:
             _claim(self.taken, start, end)
         self.time_col = self.schema.time_column([t.column for t in self.terms if t.kind == "column"])
@@ -349,6 +356,8 @@ class Analyzer:
             return None
         if self.years:
             return "year"
+        if self.cues.change and find_words(self.text, lx.YOY_WORDS, bytearray(len(self.text))):
+            return "year"  # "销售额同比增长多少": each year against the one before, not month against month
         change = self.cues.change and not (self.cues.change == "diff" and self._named_pair())
         wants_series = self.trend or named or change or self.cues.cumulative
         return default_grain(self.time_col, self.time_filters) if wants_series else None
@@ -369,6 +378,31 @@ class Analyzer:
                 if not self.negated(t) and any(o.column == t.column and self.negated(o) for o in flags)
             )
         )
+
+    def _year_named_columns(self) -> list[tuple[int, int]]:
+        """ "the population in 2010" over Population 2000 and Population 2010: the column whose name holds the
+        year said is the one meant. The named column is switched to it; the year's span is returned (read)."""
+        read: list[tuple[int, int]] = []
+        for i, term in enumerate(self.terms):
+            if term.kind != "column":
+                continue
+            stem = _YEAR_IN_NAME.sub("", fold(term.column)).strip()
+            siblings = {
+                m.group(0): v.name
+                for v in self.schema.views
+                for m in [_YEAR_IN_NAME.search(fold(v.name))]
+                if m is not None and _YEAR_IN_NAME.sub("", fold(v.name)).strip() == stem
+            }
+            if len(siblings) < 2:
+                continue
+            said = [m for m in _YEAR_IN_NAME.finditer(self.text) if m.group(0) in siblings and m.start() >= term.end]
+            said = said or [m for m in _YEAR_IN_NAME.finditer(self.text) if m.group(0) in siblings]
+            if len({m.group(0) for m in said}) == 1:
+                self.terms[i] = replace(term, column=siblings[said[0].group(0)])
+                read += [(m.start(), m.end()) for m in said]
+            elif not said and not _YEAR_IN_NAME.search(self.question[term.start : term.end]):
+                self.year_unsaid = (term.start, term.end, sorted(siblings.values()))  # "the pop of bexley"
+        return read
 
     def _aggregate_word(self, term: Term, terms: list[Term]) -> bool:
         """ "the total number of bronze medals" over a table with a Total column: "total" says how Bronze is
@@ -410,6 +444,8 @@ class Analyzer:
                 continue
             if self._before(term, lx.ALL_WORDS, 4):  # "所有账号的目标加起来": all of them together, not each
                 continue
+            if self._row_noun(term, asked):
+                continue  # "the average height of mountains in the karakoram": over those rows, not one each
             if chosen and self.cues.ranking and self._before(term, lx.HIGH_WORDS + lx.LOW_WORDS, 6):
                 continue  # "which jurisdiction has the most courthouses": what is counted, not a second group
             if head is not None and term.column != head.column and not self._before(term, _EACH_MARKERS, 10):
@@ -423,11 +459,30 @@ class Analyzer:
                 continue
             if all(t.column != term.column for t in chosen):
                 chosen.append(term)
+        return chosen + self._value_groups(values, chosen)
+
+    def _value_groups(self, values: dict[str, list[Term]], chosen: list[Term]) -> list[Term]:
+        """Several values of one column named: one group each ("华东和华北的销售额"), unless they are taken
+        together ("japan and france combined", "the total height of k2 and lhotse": rows, one total)."""
         combined = find_words(self.text, lx.COMBINED_WORDS, bytearray(len(self.text)))
-        for column, terms in values.items():  # "japan and france combined": one total over both, not each
-            if len(terms) > 1 and all(t.column != column for t in chosen) and not combined:
-                chosen.append(terms[0])
-        return chosen
+        found = []
+        for column, terms in values.items():
+            totalled = self._totalled() and self.schema.by_name[column].unique
+            if len(terms) > 1 and all(t.column != column for t in chosen) and not (combined or totalled):
+                found.append(terms[0])
+        return found
+
+    def _totalled(self) -> bool:
+        """The question adds up or averages a measure it names ("the average height", "the total height")."""
+        measures = any(t.kind == "column" and self.view(t).category == "measure" for t in self.terms)
+        return measures and any(f in ("sum", "avg") for _s, _e, f in self.cues.agg_words)
+
+    def _row_noun(self, term: Term, asked: Term | None) -> bool:
+        """A column of one value per row named in a total or an average without "each"/"per"/"by" names the rows
+        added up ("the average height of mountains"), not a breakdown into one row each."""
+        if not self.view(term).unique or self.cues.ranking or term is asked or self.grouped_by_marker(term):
+            return False
+        return self._totalled()
 
     # --- the plan ---------------------------------------------------------------------------
     def plan(self) -> Plan:
@@ -436,10 +491,9 @@ class Analyzer:
             return self._unsupported(*self.cues.unsupported)
         if not self.terms and not self.time_filters and find_words(self.text, lx.GREETINGS, bytearray(len(self.text))):
             return self.fallback([], "greeting")
-        if self.readings.asked is not None:  # ambiguous: asked back, nothing computed
-            return self.clarify(self.readings.asked)
-        if self.sold_asked is not None:
-            return self.clarify(self.sold_asked)
+        asked_first = self._asked_first()
+        if asked_first is not None:  # ambiguous: asked back, nothing computed
+            return self.clarify(asked_first)
         values = self.value_terms()
         grain = self.time_grain()
         if grain and self.time_col is not None:
@@ -482,6 +536,19 @@ class Analyzer:
         if asked is not None:
             return self.clarify(asked)
         return plan
+
+    def _asked_first(self) -> Clarification | None:
+        """What the reading found ambiguous before any plan: a word of two readings, of two sold measures, or a
+        column of one per year named without the year."""
+        if self.readings.asked is not None or self.sold_asked is not None:
+            return self.readings.asked or self.sold_asked
+        if self.year_unsaid is None:
+            return None
+        start, end, columns = self.year_unsaid
+        with speaking(self.lang):
+            asked = _("“%(said)s” is in several columns, one for each year. Which year do you mean?")
+        choices = [self.question[:start] + c + self.question[end:] for c in columns]
+        return Clarification(asked % {"said": self.question[start:end]}, choices)
 
     def _unsupported(self, family: str, word: str) -> Plan:
         """What no tool does is refused; a comparison with one named row is answered when it reads unambiguously
@@ -534,6 +601,7 @@ class Analyzer:
 
 # "the percentage of candidates who won": a share of rows, not the data's % column
 _SHARE_OF = re.compile(r"(?<=percentage)\s+of\s|(?<=percent)\s+of\s")
+_YEAR_IN_NAME = re.compile(r"(?<!\d)(?:18|19|20)\d{2}(?!\d)")
 # a column named like an aggregation ("Total", "Average") and the words between it and the measure it adds up
 _AGGREGATE_NAMES = frozenset({"total", "sum", "average", "mean", "合计", "总计", "平均"})
 _AGGREGATE_FOLLOWER = re.compile(r"\s*(?:(?:number|amount|count)\s+of\s+|的)?(?:the\s+)?")

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from apps.agent.clarification import Clarification
 from apps.agent.offline import lookup
 from apps.agent.offline.cues import threshold_label
-from apps.agent.offline.plan import Metric, Plan, Shown, filter_label
+from apps.agent.offline.plan import Lang, Metric, Plan, Shown, filter_label
 from apps.agent.offline.schema_terms import ColumnView, Term, listed_in_cells
 from apps.agent.offline.wording import names, speaking
 from apps.datasets.query.spec import Filter, Sort, Window
@@ -129,6 +129,18 @@ def leave_out_summary_rows(b: MetricBuilder) -> None:
                 plan.filter_labels.append(_("without the summary row (%(column)s = %(value)s)") % said)
 
 
+def ask_same_period(lang: Lang) -> Clarification:
+    """同比 of each month or quarter needs the same period a year earlier, which a change between consecutive rows
+    is not: the year-on-year change of one period, or of each year, is offered instead."""
+    with speaking(lang):
+        question = _(
+            "A year-on-year change of every month needs each month set against the same month a year earlier, "
+            "which I cannot line up in one series. Ask for one period (such as a month against the same month "
+            "last year), or for the change of each year."
+        )
+    return Clarification(question, [])
+
+
 def add_windows(b: MetricBuilder) -> None:
     plan, cues = b.plan, b.a.cues
     if not plan.time_group or not plan.shown:
@@ -137,6 +149,10 @@ def add_windows(b: MetricBuilder) -> None:
     dims = [g.name for g in plan.dims]
     if cues.change:
         same_period = "同比" in b.a.text
+        grain = next((g.grain for g in plan.groups if g.name == plan.time_group), None)
+        if same_period and grain not in (None, "year"):  # "每个月的同比": a month against the one before is no 同比
+            plan.clarification = ask_same_period(b.a.lang)
+            return
         zh_name = "同比" if same_period else ("环比" if cues.change == "pct_change" else "变化量")
         name = b.unique(zh_name if b.zh else ("pct_change" if cues.change == "pct_change" else "change"))
         plan.windows.append(

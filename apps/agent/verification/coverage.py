@@ -305,6 +305,11 @@ def _period_applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) 
     for low, high in vocab.time_spans if vocab is not None else []:
         if tokens & date_tokens_of_text(low) and tokens & date_tokens_of_text(high):
             return _("the data covers only %(period)s") % {"period": anchor.text}
+    year = anchor.text.strip()
+    if re.fullmatch(r"(?:18|19|20)\d{2}", year) and any(
+        re.search(rf"(?<!\d){year}(?!\d)", c) for c in fact.columns if fact.references(c)
+    ):
+        return _("the column of %(period)s") % {"period": year}  # "the population in 2010": Population 2010
     return None
 
 
