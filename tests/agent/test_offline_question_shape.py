@@ -1063,3 +1063,20 @@ def test_columns_of_one_year_each_a_row_noun_metres_and_a_year_on_year_change(cs
     assert "同比 -4.5%" in response.answer and "-60.0%" not in response.answer and "25.0%" not in response.answer
     response = ask(ledger, "每个月销售额的同比")
     assert "无法" in response.answer and not response.tables, response.answer
+
+
+def test_a_word_of_many_values_and_a_superlative_of_no_number_are_never_dropped(csv_binding):
+    """ "how many airbus aircraft" over Airbus A320, Airbus A321, ... picks rows that no filter took: reported,
+    never answered over the whole fleet. "the episode with the highest viewership" (no such column) is asked
+    about, never ranked by each director's count of episodes; "the most episodes" is that count."""
+    fleet = [["Airbus A319", 22], ["Airbus A320", 48], ["Airbus A321", 30], ["Airbus A330", 14], ["Boeing 737", 36]]
+    fleet += [["Boeing 787", 7], ["Embraer E190", 16], ["ATR 72", 20]]
+    binding = table(csv_binding, "fleet.csv", ["Aircraft", "In service"], fleet)
+    for question in ("how many Airbus aircraft are in service?", "how many Airbus aircraft are there?"):
+        response = ask(binding, question)
+        assert "193" not in response.answer and "8" not in response.answer.split("\n")[0], (question, response)
+    episodes = [[1, "Pilot", "Milan Cheylov"], [2, "Homecoming", "David Nutter"], [3, "Ghost Town", "David Nutter"]]
+    tv = table(csv_binding, "tv.csv", ["No.", "Title", "Directed by"], episodes)
+    response = ask(tv, "who directed the episode with the highest viewership?")
+    assert not response.tables and "David Nutter" not in response.answer, response.answer
+    assert "David Nutter" in verified(tv, "who directed the most episodes?").answer

@@ -143,6 +143,35 @@ def pointed_values(a: Analyzer, plan: Plan, words: list[str]) -> list[tuple[str,
     return list(dict.fromkeys(found))[:MAX_POINTED]
 
 
+def unread_part_of_values(a: Analyzer, plan: Plan) -> str | None:
+    """ "how many airbus aircraft are in service" over Airbus A320, Airbus A321, Boeing 737 ...: a word nothing read
+    that is a whole word of many values of a column (more than `pointed_values` offers, fewer than nearly all of
+    them, which would make it a common part such as a unit) picks rows; answering over every row answers another
+    question. The word, as the question wrote it, or None."""
+    if a.lang != "en":
+        return None
+    filtered = {f.column for f in plan.filters if f.value != a.schema.by_name[f.column].total_label}
+    starts = {t.start for t in a.terms}
+    for start, end in leftover_spans(a.text, a.taken):
+        word = a.text[start:end]
+        if len(word) < 3 or word in lx.STOPWORDS_EN or singular(word) in lx.STOPWORDS_EN:
+            continue
+        if _COUNTED.search(a.text[:start]) and end + 1 not in starts:
+            continue  # "the number of galaxies in pisces": what is counted, unless it qualifies a column named next
+        for view in a.schema.views:
+            if view.kind != "text" or view.category not in ("dimension", "id") or not view.values:
+                continue
+            if view.name in filtered or not view.complete:
+                continue
+            hits = sum(1 for v in view.values if _names_value([word], str(v)))
+            if MAX_POINTED < hits <= _MOST * len(view.values):
+                return a.question[start:end]
+    return None
+
+
+_MOST = 0.6  # a word in more of a column's values than this is a common part of them
+
+
 def _used_columns(plan: Plan) -> set[str]:
     used = {g.column for g in plan.groups} | {f.column for f in plan.filters}
     return used | {m.column for m in plan.metrics if m.column}
@@ -491,7 +520,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
             for n in [unapplied_negation(a, plan), unapplied_outcome(a, plan), unmatched_alternative(a)]
             + [uncounted_amount(a, plan), unapplied_change(a, plan)]
             + [unapplied_quote(a), unread_pronoun(a), unread_edge(a), unread_having(a, plan)]
-            + [unread_degree(a, plan)]
+            + [unread_degree(a, plan), unread_part_of_values(a, plan)]
             if n
         ],
         *[a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if a.lang == "zh" and a.text.startswith("率", e)],

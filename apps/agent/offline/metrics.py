@@ -12,7 +12,7 @@ from apps.agent.offline import lexicon as lx
 from apps.agent.offline import lookup
 from apps.agent.offline.cues import find_words, threshold_label
 from apps.agent.offline.plan import Lang, Metric, Plan, Shown
-from apps.agent.offline.schema_terms import Term, fold, singular
+from apps.agent.offline.schema_terms import ColumnView, Term, fold, singular
 from apps.agent.offline.shaping import finish_plan
 from apps.agent.offline.wording import speaking
 from apps.datasets.query.spec import Derived, Filter, Window
@@ -66,6 +66,28 @@ def ask_years(column: str, lang: Lang) -> Clarification:
             _("What is the latest year in %(column)s?") % {"column": column},
         ]
     return Clarification(question, choices)
+
+
+def numbers_as_text(view: ColumnView) -> bool:
+    """A text column whose cells are numbers but for a few marks ("18", "—", "35"): its values are amounts, so
+    counting the different ones answers nothing asked."""
+    if view.kind != "text" or not view.values or not view.complete:
+        return False
+    said = [v.strip() for v in view.values if v.strip() and not _MARK.fullmatch(v.strip())]
+    return len(said) >= 2 and sum(1 for v in said if _NUMBER_CELL.fullmatch(v)) >= 0.8 * len(said)
+
+
+_MARK = re.compile(r"[—–\-?]+|n/?a|tbd|tba", re.IGNORECASE)
+_NUMBER_CELL = re.compile(r"[+-]?\d[\d,]*(?:\.\d+)?(?:\[\w+\])?")
+
+
+def ask_numbers_as_text(column: str, lang: Lang) -> Clarification:
+    with speaking(lang):
+        question = _(
+            "“%(column)s” holds numbers written as text beside marks such as “—”, so I cannot add them up or "
+            "count them reliably. Please ask about another column, or clean the column and upload the file again."
+        ) % {"column": column}
+    return Clarification(question, [])
 
 
 def _slug(text: str) -> str:
@@ -201,6 +223,9 @@ class MetricBuilder:
         pinned = target is not None and len(self.values.get(target.column, [])) == 1
         if target is not None and target.column not in {g.column for g in self.plan.groups} and not pinned:
             view = self.a.view(target)
+            if numbers_as_text(view) and self.plan.clarification is None:  # "the total number of orders"
+                self.plan.clarification = ask_numbers_as_text(view.name, self.a.lang)
+                return
             if view.category == "dimension" or (view.category == "id" and not view.unique):
                 self.add(Metric(self.agg_name("nunique", view.name), "nunique", view.name), target.start)
                 if not cues.distinct and not self.plan.groups:  # "how many players": people, or their rows?

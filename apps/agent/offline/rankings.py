@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.followups import measure_phrase
+from apps.agent.offline.metrics import numbers_as_text
 from apps.agent.offline.plan import Plan
 from apps.agent.offline.wording import speaking
 
@@ -49,8 +50,36 @@ def _ranks_the_column(a: Analyzer, plan: Plan) -> str | None:
     return None
 
 
+def _ranks_an_unread_measure(a: Analyzer, plan: Plan) -> str | None:
+    """ "who directed the episode with the highest viewership": a superlative of a measure ("highest", not
+    "most") on a word no column matched; counting each director's rows answers "who directed the most episodes".
+    The superlative and its word, or None."""
+    if plan.kind != "ranking" or not plan.dims or [m.func for m in plan.metrics] != ["count"]:
+        return None
+    for m in _MEASURE_SUPERLATIVE.finditer(a.text):
+        if a.taken.find(1, m.end("word") + 1, m.end()) == -1:
+            return a.question[m.start("word") : m.end()]
+    grouped = {g.column for g in plan.dims}
+    for t in a.terms:  # "the episode with the fewest viewers" over viewers written as text: no count of rows
+        said = _ANY_SUPERLATIVE_BEFORE.search(a.text, 0, t.start)
+        if said and t.kind == "column" and t.column not in grouped and numbers_as_text(a.view(t)):
+            return a.question[said.start("word") : t.end]
+    return None
+
+
+_ANY_SUPERLATIVE_BEFORE = re.compile(
+    r"(?<![a-z])(?P<word>highest|lowest|largest|smallest|biggest|greatest|best|worst|top|most|least|fewest)\s+$"
+)
+
+
+_MEASURE_SUPERLATIVE = re.compile(
+    r"(?<![a-z])(?P<word>highest|lowest|largest|smallest|biggest|greatest|best|worst|top)\s+"
+    r"(?!number|count|amount|total)(?P<noun>[a-z]{3,})(?![a-z])"
+)
+
+
 def ask_about_ranking(a: Analyzer, plan: Plan) -> Clarification | None:
-    word = _ranks_the_column(a, plan)
+    word = _ranks_the_column(a, plan) or _ranks_an_unread_measure(a, plan)
     if not counts_single_rows(a, plan) and word is None:
         return None
     group = plan.dims[0].column
@@ -60,7 +89,12 @@ def ask_about_ranking(a: Analyzer, plan: Plan) -> Clarification | None:
             _("Which %(group)s has the highest %(measure)s?") % {"group": group, "measure": measure_phrase(m)}
             for m in measures
         ]
-        if word is not None:
+        if word is not None and word not in {_ranks_the_column(a, plan)}:
+            question = _(
+                "“%(word)s” names no column of numbers, so counting rows cannot rank them. Which column should "
+                "rank them?"
+            ) % {"word": word}
+        elif word is not None:
             question = _(
                 "“%(group)s” holds text, so “%(word)s” cannot order its values. Which column should rank them?"
             ) % {"group": group, "word": word}
