@@ -1080,3 +1080,21 @@ def test_a_word_of_many_values_and_a_superlative_of_no_number_are_never_dropped(
     response = ask(tv, "who directed the episode with the highest viewership?")
     assert not response.tables and "David Nutter" not in response.answer, response.answer
     assert "David Nutter" in verified(tv, "who directed the most episodes?").answer
+
+
+def test_blank_points_finishing_and_chinese_sold_and_compared_amounts(csv_binding):
+    """ "did not score points" where non-scorers are blank, and "finished" beside Ret rows, are reported, never
+    answered as 0 or as every driver; "卖了多少" without a unit asks money or units; "哪个销售额更高" compares the
+    two named stores' totals rather than listing rows."""
+    rows = [[1, "Vettel", 25], [2, "Hamilton", 18], ["Ret", "Alonso", None], ["Ret", "Massa", None]]
+    race = table(csv_binding, "race.csv", ["Pos", "Driver", "Points"], rows)
+    for question in ("how many drivers did not score points?", "how many drivers finished the race?"):
+        response = ask(race, question)
+        assert not response.tables and " is 0" not in response.answer and " is 4" not in response.answer, question
+    assert verified(race, "how many drivers scored points?").answer.startswith("distinct Driver is 2.")
+    sales = [["2025-01-03", "徐汇店", 1200, 40], ["2025-01-09", "浦东店", 960, 30], ["2025-02-10", "徐汇店", 700, 20]]
+    ledger = table(csv_binding, "ledger2.csv", ["日期", "门店", "销售额", "数量"], sales)
+    asked = ask(ledger, "2025年每个月卖了多少").clarification
+    assert asked is not None and len(asked.choices) == 2, asked
+    response = verified(ledger, "徐汇店和浦东店哪个销售额更高")
+    assert "销售额合计 1900" in response.answer and "960" in response.answer and "700" not in response.answer

@@ -359,7 +359,21 @@ def unapplied_outcome(a: Analyzer, plan: Plan) -> str | None:
         ):
             continue  # "how many times did lillestrøm win gold": the column won is filtered
         return a.question[found.start() : found.end()]
+    finished = _FINISHED.search(a.text)
+    if finished is not None and a.taken.find(1, finished.start(), finished.end()) == -1 and _unfinished_rows(a):
+        return a.question[finished.start() : finished.end()]  # "how many drivers finished" beside Ret and DNS rows
     return None
+
+
+_FINISHED = re.compile(r"(?<![a-z])(?:finish|finished|finishes|completed|complete)(?![a-z])")
+_NOT_FINISHED = re.compile(r"(?:dnf|dns|dsq|dnq|ret|retired|nc|did not finish|withdrew|disqualified)", re.IGNORECASE)
+
+
+def _unfinished_rows(a: Analyzer) -> bool:
+    """Whether some cells say a row did not finish (DNF, Ret, DNS): "finished" then picks rows."""
+    return any(
+        _NOT_FINISHED.fullmatch(str(v).strip()) for view in a.schema.views if view.kind == "text" for v in view.values
+    )
 
 
 # Things people add up, not rows they list: "how many points", "the total number of goals". Counted where no

@@ -421,6 +421,9 @@ def _presence(text: str, schema: Schema, terms: list[Term], taken: bytearray, *,
             if none:
                 continue  # "did not win no medals": not read here
             none = True
+        if none and view.null_ratio > 0:
+            continue  # "did not score points" where non-scorers are blank: Points = 0 would find none of them
+        if negated is not None:
             _claim(taken, negated.start(), negated.end())
         # the span ends where the measure's name starts: the measure is the threshold's subject, not a figure
         found.append(Threshold(t.column, "=" if none else ">", 0, "", said.start(), said.end()))  # label: words

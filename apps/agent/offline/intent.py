@@ -41,6 +41,8 @@ _HEAD_NOUN = re.compile(
     r"(?:哪|每|各|前\s*[\d一二三四五六七八九十]+)\s*一?\s*(?:家|个|间|所|座|位)?\s*([\u4e00-\u9fff])"
 )
 _PER_UNIT = re.compile(r"每\s*([杯件份瓶箱台])(?![数量])")
+# "卖了多少" said without a unit, 钱 or a classifier: by the money taken or by the units sold
+_SOLD_HOW_MUCH = re.compile(r"(?:卖|售)(?:了|出|掉)?(?:去)?了?\s*(?:多少|几)(?!\s*(?:块|钱|[件杯单份瓶箱台张次个]))")
 _HOW_MUCH_MONEY = re.compile(r"(?:多少|几)\s*(?:块)?钱|how much money")
 _N_PIECES = re.compile(r"(?<![\d.])(\d{1,4})\s*件(?!以上|以下|及以上|及以下|或以上|或以下|数)")
 _PRESENT = re.compile(r"有\s*([^\s，,。？?的]{1,8}?)\s*的?\s*(?:记录|订单|数据|行|明细)?\s*(?:里|中|当中|之中)")
@@ -198,6 +200,7 @@ class Analyzer:
                 found.append(Term(heads[0].name, "column", m.start(1), m.end(1), 2.0))
         measures = [t for t in [*terms, *found] if self.schema.by_name[t.column].category == "measure"]
         sold = find_words(self.text, lx.SOLD_WELL, bytearray(len(self.text)))
+        sold += [(m.start(), m.end(), m.group(0)) for m in _SOLD_HOW_MUCH.finditer(self.text)]  # "每个月卖了多少"
         if sold and not measures:  # "哪天卖得最好": by the money taken or by the units sold
             start, end, _word = sold[0]
             columns = [v for v in [self._money(), *self._units()] if v is not None]

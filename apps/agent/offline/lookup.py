@@ -126,7 +126,12 @@ def asks_which_number(a: Analyzer, term: Term) -> bool:
         return False
     if a.view(term).category != "measure" or a.view(term).kind != "integer":
         return False
+    if _COMPARED_AFTER.match(a.text, term.end):
+        return False  # "徐汇店和浦东店哪个销售额更高": the amounts compared, not a number looked up
     return bool(_WHICH.search(a.text, 0, term.start))
+
+
+_COMPARED_AFTER = re.compile(r"\s*(?:更|比较|最)?(?:高|多|大|低|少|小|好)")
 
 
 def asks_position(a: Analyzer, term: Term) -> bool:
