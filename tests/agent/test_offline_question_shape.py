@@ -1098,3 +1098,34 @@ def test_blank_points_finishing_and_chinese_sold_and_compared_amounts(csv_bindin
     assert asked is not None and len(asked.choices) == 2, asked
     response = verified(ledger, "徐汇店和浦东店哪个销售额更高")
     assert "销售额合计 1900" in response.answer and "960" in response.answer and "700" not in response.answer
+
+
+def test_names_the_data_lacks_in_mixed_and_joined_questions_and_averages_of_period_totals(csv_binding):
+    """ "the revenue of 华西 in 2025-01", "how many bombardier aircraft", "riverton and springfield", 日本 (日 is
+    also "day") are reported, never dropped; "what percentage of seasons were in X" is a share of all the seasons;
+    "平均每月收入" (the average of the months' totals) is said to be out of reach, never each month's average row."""
+    rows = [
+        ["2025-01", "华东", 12500],
+        ["2025-01", "华南", 9800],
+        ["2025-02", "华东", 11000],
+        ["2025-02", "华南", 8700],
+    ]
+    sales = table(csv_binding, "regions.csv", ["Month", "Region", "Revenue"], rows)
+    for question in ("what was the revenue of 华西 in 2025-01?", "平均每月收入是多少", "average monthly revenue"):
+        response = ask(sales, question)
+        assert not response.tables and "22,300" not in response.answer and "10,250" not in response.answer, question
+    assert "12,500" in verified(sales, "what was the revenue of 华东 in 2025-01?").answer.split("\n")[0]
+    fleet = [["Airbus A320", 48], ["Boeing 737", 36], ["Embraer E190", 16]]
+    planes = table(csv_binding, "planes.csv", ["Aircraft", "In service"], fleet)
+    for question in ("how many Bombardier aircraft are in service?", "how many Embraer aircraft are in service?"):
+        response = ask(planes, question)
+        assert "100" not in response.answer and not response.tables, (question, response.answer)
+    medals = table(csv_binding, "medals5.csv", ["Nation", "Gold"], [["Japan", 27], ["China", 38], ["France", 10]])
+    assert "75" not in ask(medals, "日本的Gold是多少").answer
+    cities = table(csv_binding, "areas.csv", ["City", "Area"], [["Riverton", 312.5], ["Lakeside", 145.2]])
+    response = ask(cities, "what is the total Area of Riverton and Springfield?")
+    assert "312.5" not in response.answer and "457.7" not in response.answer, response.answer
+    seasons = [["2001–02", "Championship"], ["2002–03", "League One"], ["2003–04", "Championship"], ["2004–05", "X"]]
+    club = table(csv_binding, "club.csv", ["Season", "Division"], seasons)
+    response = verified(club, "what percentage of seasons were in the Championship?")
+    assert response.answer.split("\n")[0].split(" is ")[1].startswith("50.0%"), response.answer

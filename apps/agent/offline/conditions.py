@@ -79,8 +79,8 @@ def _names_the_subject(a: Analyzer, start: int) -> bool:
 
 
 def _stands_as_condition(a: Analyzer, start: int, end: int) -> bool:
-    if _touches(a, start, end, [(f.start, f.end) for f in a.time_filters]):
-        return False
+    if a.lang == "zh" and _touches(a, start, end, [(f.start, f.end) for f in a.time_filters]):
+        return False  # "2024年全年": part of the period
     before = a.text[:start]
     if a.lang == "en":  # "for passengers who survived": the noun heads the condition that follows it
         if _EN_HEAD.match(a.text[end:]):
@@ -89,6 +89,8 @@ def _stands_as_condition(a: Analyzer, start: int, end: int) -> bool:
         subject = _EN_DID.search(before) is not None and singular(said[-1]) == said[-1]
         return subject or _EN_OF.search(before) is not None or _EN_BEFORE.search(before) is not None
     if (_ZH_BEFORE.search(before) or _ZH_START.match(before)) and not _ZH_TABLE.match(a.text[end:]):
+        return True
+    if _EN_OF.search(before) or _EN_BEFORE.search(before):  # "the revenue of 华西 in 2025-01": English around it
         return True
     values = [(t.start, t.end) for t in a.terms if t.kind == "value"]
     return _touches(a, start, end, values) or any(
@@ -156,15 +158,17 @@ def unread_part_of_values(a: Analyzer, plan: Plan) -> str | None:
         word = a.text[start:end]
         if len(word) < 3 or word in lx.STOPWORDS_EN or singular(word) in lx.STOPWORDS_EN:
             continue
-        if _COUNTED.search(a.text[:start]) and end + 1 not in starts:
-            continue  # "the number of galaxies in pisces": what is counted, unless it qualifies a column named next
+        if _COUNTED.search(a.text[:start]):
+            if end + 1 in starts:
+                return a.question[start:end]  # "how many bombardier aircraft": it qualifies the column counted
+            continue  # "the number of galaxies in pisces": what is counted
         for view in a.schema.views:
             if view.kind != "text" or view.category not in ("dimension", "id") or not view.values:
                 continue
             if view.name in filtered or not view.complete:
                 continue
             hits = sum(1 for v in view.values if _names_value([word], str(v)))
-            if MAX_POINTED < hits <= _MOST * len(view.values):
+            if 1 <= hits <= _MOST * len(view.values):
                 return a.question[start:end]
     return None
 
@@ -510,6 +514,21 @@ def unmatched_alternative(a: Analyzer) -> str | None:
     return " ".join(words) or None
 
 
+_PARTNER = re.compile(r"\s+(?:and|or|&)\s+(?:the\s+)?$")
+
+
+def unmatched_partner(a: Analyzer) -> str | None:
+    """ "the total area of riverton and springfield": a name joined to a value of the data by "and"/"or" that
+    the data does not have; answering for the one it has answers another question. The name, or None."""
+    for start, end in leftover_spans(a.text, a.taken):
+        joined = _PARTNER.search(a.text, 0, start)
+        if joined is None:
+            continue
+        if any(t.kind == "value" and t.end == joined.start() for t in a.terms):
+            return a.question[start:end]
+    return None
+
+
 def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
     """Conditions the plan could not apply (no column or value matches them, or a negation it did not read) are
     asked about rather than dropped: answering without them would answer another question. The choice offered
@@ -534,12 +553,13 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
             for n in [unapplied_negation(a, plan), unapplied_outcome(a, plan), unmatched_alternative(a)]
             + [uncounted_amount(a, plan), unapplied_change(a, plan)]
             + [unapplied_quote(a), unread_pronoun(a), unread_edge(a), unread_having(a, plan)]
-            + [unread_degree(a, plan), unread_part_of_values(a, plan)]
+            + [unread_degree(a, plan), unread_part_of_values(a, plan), unmatched_partner(a)]
             if n
         ],
         *[a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if a.lang == "zh" and a.text.startswith("率", e)],
     ]
-    left = [*conditions, *kept]
+    conditions = list(dict.fromkeys(conditions))
+    left = list(dict.fromkeys([*conditions, *kept]))
     if not left:
         return None
     with speaking(a.lang):

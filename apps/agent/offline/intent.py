@@ -483,9 +483,12 @@ class Analyzer:
     def _row_noun(self, term: Term, asked: Term | None) -> bool:
         """A column of one value per row named in a total or an average without "each"/"per"/"by" names the rows
         added up ("the average height of mountains"), not a breakdown into one row each."""
-        if not self.view(term).unique or self.cues.ranking or term is asked or self.grouped_by_marker(term):
+        if not self.view(term).unique or self.cues.ranking or term is asked:
             return False
-        return self._totalled()
+        averaged = any(f == "avg" for _s, _e, f in self.cues.agg_words) or self.cues.share
+        if self.grouped_by_marker(term):  # "the average points per season", one row per season: over the rows
+            return averaged and not self.cues.counting
+        return self._totalled() or self.cues.share  # "what percentage of seasons were in the championship"
 
     # --- the plan ---------------------------------------------------------------------------
     def plan(self) -> Plan:

@@ -141,8 +141,31 @@ def ask_same_period(lang: Lang) -> Clarification:
     return Clarification(question, [])
 
 
+# "平均每月收入", "average monthly revenue": the average of each period's total, not the rows' average per period
+_AVERAGE_PER_PERIOD = re.compile(
+    r"平均每个?(?:月|天|日|年|周|季度)|每个?(?:月|天|日|年|周|季度)平均"
+    r"|average (?:monthly|daily|yearly|annual|weekly|quarterly)"
+    r"|average [a-z ]{1,30}? (?:per|a|each) (?:month|day|year|week|quarter)"
+)
+
+
+def ask_average_of_totals(lang: Lang) -> Clarification:
+    with speaking(lang):
+        question = _(
+            "An average per period needs each period's total first and then their average, which I cannot compute "
+            "in one step. Ask for each period's total, or for the average of the rows."
+        )
+    return Clarification(question, [])
+
+
 def add_windows(b: MetricBuilder) -> None:
     plan, cues = b.plan, b.a.cues
+    views = b.a.schema.by_name
+    in_time = plan.time_group or any(views[g.column].period or views[g.column].category == "time" for g in plan.groups)
+    additive = [m for m in plan.metrics if m.func == "avg" and m.column and not views[m.column].averaged]
+    if in_time and additive and _AVERAGE_PER_PERIOD.search(b.a.text) and plan.clarification is None:
+        plan.clarification = ask_average_of_totals(b.a.lang)  # "平均每月收入": not each month's average row
+        return
     if not plan.time_group or not plan.shown:
         return
     primary = plan.shown[0].name

@@ -529,8 +529,13 @@ def _states_data(checker: _Checker, inp: VerifyInput, draft: str) -> bool:
     vocab = inp.vocabulary
     if vocab is None or checker.choices:  # a clarification names the data's values to ask about them
         return False
-    named = checker.value_words().find(draft)
+    asked = inp.question.casefold()  # the question's own words, quoted back ("I could not apply “november”")
+    unquoted = _QUOTED.sub(lambda m: " " if m.group(1).casefold() in asked else m.group(0), draft)
+    named = checker.value_words().find(unquoted)
     return bool(named) and not checker.verdict.grounding  # earlier-turn numbers carry their own evidence
+
+
+_QUOTED = re.compile(r"“([^”]{1,80})”")
 
 
 def _check_required_tools(checker: _Checker, inp: VerifyInput, draft: str) -> None:
