@@ -1129,3 +1129,12 @@ def test_names_the_data_lacks_in_mixed_and_joined_questions_and_averages_of_peri
     club = table(csv_binding, "club.csv", ["Season", "Division"], seasons)
     response = verified(club, "what percentage of seasons were in the Championship?")
     assert response.answer.split("\n")[0].split(" is ")[1].startswith("50.0%"), response.answer
+
+
+def test_a_degree_names_the_measure_it_is_about(csv_binding):
+    """ "the tallest", "taller", "the deepest" rank by the one column whose name says height or depth."""
+    peaks = [["Everest", 8848, 8848], ["K2", 8611, 4017], ["Lhotse", 8516, 610]]
+    binding = table(csv_binding, "peaks2.csv", ["Mountain", "Height (m)", "Prominence (m)"], peaks)
+    assert "Everest" in verified(binding, "which mountain is the tallest?").answer.split("\n")[0]
+    response = verified(binding, "which is taller, K2 or Lhotse?")
+    assert "8,611" in response.answer and "8,848" not in response.answer, response.answer

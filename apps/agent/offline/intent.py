@@ -198,6 +198,7 @@ class Analyzer:
             free = all(e <= m.start(1) or m.end(1) <= s for s, e in taken)
             if len(heads) == 1 and free and heads[0].name not in named:
                 found.append(Term(heads[0].name, "column", m.start(1), m.end(1), 2.0))
+        found += self._degree_terms(named)
         measures = [t for t in [*terms, *found] if self.schema.by_name[t.column].category == "measure"]
         sold = find_words(self.text, lx.SOLD_WELL, bytearray(len(self.text)))
         sold += [(m.start(), m.end(), m.group(0)) for m in _SOLD_HOW_MUCH.finditer(self.text)]  # "每个月卖了多少"
@@ -212,6 +213,17 @@ class Analyzer:
         for m in _HOW_MUCH_MONEY.finditer(self.text):  # "一共卖了多少钱", "实际收了多少钱": the sales
             if money is not None and money.name not in named:
                 found.append(Term(money.name, "column", m.start(), m.end(), 2.0))
+        return found
+
+    def _degree_terms(self, named: set[str]) -> list[Term]:
+        """ "the tallest building", "which is deeper": the one measure whose name says what the degree measures
+        (Height (m), Depth), as if named right after the word."""
+        found = []
+        for m in _DEGREE.finditer(self.text):
+            nouns = lx.DEGREE_NOUNS[m.group("stem") or ("wide" if m.group("wide") else "heavy")]
+            columns = [v for v in self.schema.of("measure") if any(n in _words_of(v.name) for n in nouns)]
+            if len(columns) == 1 and columns[0].name not in named:
+                found.append(Term(columns[0].name, "column", m.end(), m.end(), 2.0))
         return found
 
     def _units(self) -> list[ColumnView]:
@@ -607,6 +619,17 @@ class Analyzer:
 
 # "the percentage of candidates who won": a share of rows, not the data's % column
 _SHARE_OF = re.compile(r"(?<=percentage)\s+of\s|(?<=percent)\s+of\s")
+# "tallest", "deeper", "wider", "heaviest": a degree and the stem lexicon.DEGREE_NOUNS knows it by
+_DEGREE = re.compile(
+    r"(?<![a-z])(?:(?P<stem>tall|deep|shallow|long|light|narrow)(?:est|er)|(?P<wide>wid)(?:est|er)"
+    r"|(?P<heavy>heav)(?:iest|ier))(?![a-z])"
+)
+
+
+def _words_of(name: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", fold(name)))
+
+
 _YEAR_IN_NAME = re.compile(r"(?<!\d)(?:18|19|20)\d{2}(?!\d)")
 # a column named like an aggregation ("Total", "Average") and the words between it and the measure it adds up
 _AGGREGATE_NAMES = frozenset({"total", "sum", "average", "mean", "合计", "总计", "平均"})

@@ -173,9 +173,25 @@ HIGH_WORDS = (
     "best",
     "top",
     "greatest",
+    "tallest",
+    "deepest",
+    "longest",
+    "heaviest",
+    "widest",
 )
 LOW_WORDS: tuple[str, ...] = ("最低", "最小", "最少", "最差", "最便宜", "垫底", "倒数第一")
-LOW_WORDS += ("lowest", "smallest", "least", "fewest", "worst", "bottom")
+LOW_WORDS += ("lowest", "smallest", "least", "fewest", "worst", "bottom", "shallowest", "lightest", "narrowest")
+# Degrees that name what they measure ("the tallest building": its height), as the words a column's name holds
+DEGREE_NOUNS = {
+    "tall": ("height", "elevation"),
+    "deep": ("depth",),
+    "shallow": ("depth",),
+    "long": ("length",),
+    "heavy": ("weight",),
+    "light": ("weight",),
+    "wide": ("width",),
+    "narrow": ("width",),
+}
 WHICH_WORDS = (
     "哪个",
     "哪些",
