@@ -100,8 +100,9 @@ def singular(word: str) -> str:
     return word
 
 
-def _words(text: str) -> list[str]:
-    return [singular(w) for w in re.findall(r"[a-z0-9]+", fold(text))]
+@lru_cache(maxsize=8192)  # the same names and concept forms, question after question
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(singular(w) for w in re.findall(r"[a-z0-9]+", fold(text)))
 
 
 @dataclass(frozen=True)
@@ -244,7 +245,8 @@ def _parts(name: str) -> list[str]:
     return sorted(p for p in pieces if p not in GENERIC_PARTS and not any(g in p for g in ("是否", "编号")))
 
 
-def _aliases(name: str, flag: bool, synonyms: Sequence[str] = ()) -> tuple[tuple[str, float], ...]:
+@lru_cache(maxsize=4096)  # a column's aliases depend on its name, kind and synonyms alone: worked out once
+def _aliases(name: str, flag: bool, synonyms: tuple[str, ...] = ()) -> tuple[tuple[str, float], ...]:
     """A tenant's synonym counts as another name: it is an alias of its own, and ties the column to the
     concepts it belongs to just as the name does (营收 for 指标A makes 指标A the revenue column)."""
     folded = " ".join(fold(name).split())
@@ -362,7 +364,7 @@ def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | Non
                 null_ratio=col.null_ratio,
                 lo=col.min,
                 hi=col.max,
-                aliases=_aliases(col.name, category == "flag", synonyms.get(col.name, ())),
+                aliases=_aliases(col.name, category == "flag", tuple(synonyms.get(col.name, ()))),
                 period=text_period(values) if category == "dimension" and col.kind == "text" else None,
                 total_label=col.total_label,
                 complete=col.values is not None,
