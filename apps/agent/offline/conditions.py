@@ -152,7 +152,7 @@ def unread_part_of_values(a: Analyzer, plan: Plan) -> str | None:
     question. The word, as the question wrote it, or None."""
     if a.lang != "en":
         return None
-    filtered = {f.column for f in plan.filters if f.value != a.schema.by_name[f.column].total_label}
+    filtered = {f.column for f in plan.filters if not _planners_own(a, f)}
     starts = {t.start for t in a.terms}
     for start, end in leftover_spans(a.text, a.taken):
         word = a.text[start:end]
@@ -323,14 +323,17 @@ def unapplied_negation(a: Analyzer, plan: Plan) -> str | None:
     return a.question[found.start() : found.end() + (governed.end() if governed else 0)].strip()
 
 
+def _planners_own(a: Analyzer, f: Filter) -> bool:
+    """A filter the planner adds whatever the question says: without the summary row ("Total"), without a
+    placeholder ("N/A")."""
+    view = a.schema.by_name.get(f.column)
+    summary = view is not None and f.value == view.total_label
+    return f.op == "!=" and (summary or str(f.value).strip().lower() in PLACEHOLDERS)
+
+
 def _leaves_out(a: Analyzer, f: Filter) -> bool:
-    """Whether a filter leaves rows out as a negation would; the summary row ("Total") and a placeholder ("N/A")
-    are left out of every computation, whatever the question says."""
-    if f.op == "!=":
-        view = a.schema.by_name.get(f.column)
-        said = str(f.value).strip().lower()
-        return not (view is not None and f.value == view.total_label) and said not in PLACEHOLDERS
-    return f.op == "is_null" or f.value is False
+    """Whether a filter of the question leaves rows out as a negation would."""
+    return (f.op == "!=" and not _planners_own(a, f)) or f.op == "is_null" or f.value is False
 
 
 _OUTCOME = re.compile(

@@ -30,19 +30,21 @@ from apps.agent.offline.rankings import (
     ask_about_single_row,
     ask_for_the_value,
 )
-from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms, fold, schema_of
+from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms, fold, name_words, schema_of
 from apps.agent.offline.timewords import TimeFilter, default_grain, find_grain, find_time_filters, merge_years
 from apps.agent.offline.wording import speaking
 from apps.datasets.ingest.profile import TableProfile
+from apps.datasets.query.resolve import adds_up_what_follows
 
 _HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次个])")
-_SOLD_BEFORE = re.compile(r"(?:卖|售|销售)(?:了|出|掉)?(?:去)?了?\s*$")
+_SOLD = r"(?:卖|售|销售)(?:了|出|掉)?(?:去)?了?\s*"  # 卖了, 卖出去, 售出, 销售了
+_SOLD_BEFORE = re.compile(_SOLD + "$")
 _HEAD_NOUN = re.compile(
     r"(?:哪|每|各|前\s*[\d一二三四五六七八九十]+)\s*一?\s*(?:家|个|间|所|座|位)?\s*([\u4e00-\u9fff])"
 )
 _PER_UNIT = re.compile(r"每\s*([杯件份瓶箱台])(?![数量])")
 # "卖了多少" said without a unit, 钱 or a classifier: by the money taken or by the units sold
-_SOLD_HOW_MUCH = re.compile(r"(?:卖|售)(?:了|出|掉)?(?:去)?了?\s*(?:多少|几)(?!\s*(?:块|钱|[件杯单份瓶箱台张次个]))")
+_SOLD_HOW_MUCH = re.compile(_SOLD + r"(?:多少|几)(?!\s*(?:块|钱|[件杯单份瓶箱台张次个]))")
 _HOW_MUCH_MONEY = re.compile(r"(?:多少|几)\s*(?:块)?钱|how much money")
 _N_PIECES = re.compile(r"(?<![\d.])(\d{1,4})\s*件(?!以上|以下|及以上|及以下|或以上|或以下|数)")
 _PRESENT = re.compile(r"有\s*([^\s，,。？?的]{1,8}?)\s*的?\s*(?:记录|订单|数据|行|明细)?\s*(?:里|中|当中|之中)")
@@ -220,8 +222,8 @@ class Analyzer:
         (Height (m), Depth), as if named right after the word."""
         found = []
         for m in _DEGREE.finditer(self.text):
-            nouns = lx.DEGREE_NOUNS[m.group("stem") or ("wide" if m.group("wide") else "heavy")]
-            columns = [v for v in self.schema.of("measure") if any(n in _words_of(v.name) for n in nouns)]
+            nouns = lx.DEGREE_NOUNS[_DEGREE_STEMS.get(m.group("stem"), m.group("stem"))]
+            columns = [v for v in self.schema.of("measure") if any(n in name_words(v.name) for n in nouns)]
             if len(columns) == 1 and columns[0].name not in named:
                 found.append(Term(columns[0].name, "column", m.end(), m.end(), 2.0))
         return found
@@ -398,6 +400,7 @@ class Analyzer:
         """ "the population in 2010" over Population 2000 and Population 2010: the column whose name holds the
         year said is the one meant. The named column is switched to it; the year's span is returned (read)."""
         read: list[tuple[int, int]] = []
+        years = list(_YEAR_IN_NAME.finditer(self.text))
         for i, term in enumerate(self.terms):
             if term.kind != "column":
                 continue
@@ -410,8 +413,8 @@ class Analyzer:
             }
             if len(siblings) < 2:
                 continue
-            said = [m for m in _YEAR_IN_NAME.finditer(self.text) if m.group(0) in siblings and m.start() >= term.end]
-            said = said or [m for m in _YEAR_IN_NAME.finditer(self.text) if m.group(0) in siblings]
+            said = [m for m in years if m.group(0) in siblings and m.start() >= term.end]
+            said = said or [m for m in years if m.group(0) in siblings]
             if len({m.group(0) for m in said}) == 1:
                 self.terms[i] = replace(term, column=siblings[said[0].group(0)])
                 read += [(m.start(), m.end()) for m in said]
@@ -422,12 +425,11 @@ class Analyzer:
     def _aggregate_word(self, term: Term, terms: list[Term]) -> bool:
         """ "the total number of bronze medals" over a table with a Total column: "total" says how Bronze is
         added up; the column is meant only when no other measure follows the word."""
-        if term.kind != "column" or fold(self.question[term.start : term.end]).strip() not in _AGGREGATE_NAMES:
-            return False
-        follows = _AGGREGATE_FOLLOWER.match(self.text, term.end)
-        after = follows.end() if follows else term.end
-        return any(
-            t.kind == "column" and t.start == after and self.schema.by_name[t.column].category == "measure"
+        word = self.question[term.start : term.end]
+        return term.kind == "column" and any(
+            t.kind == "column"
+            and self.schema.by_name[t.column].category == "measure"
+            and adds_up_what_follows(word, self.text, term.end, t.start)
             for t in terms
         )
 
@@ -619,21 +621,11 @@ class Analyzer:
 
 # "the percentage of candidates who won": a share of rows, not the data's % column
 _SHARE_OF = re.compile(r"(?<=percentage)\s+of\s|(?<=percent)\s+of\s")
-# "tallest", "deeper", "wider", "heaviest": a degree and the stem lexicon.DEGREE_NOUNS knows it by
-_DEGREE = re.compile(
-    r"(?<![a-z])(?:(?P<stem>tall|deep|shallow|long|light|narrow)(?:est|er)|(?P<wide>wid)(?:est|er)"
-    r"|(?P<heavy>heav)(?:iest|ier))(?![a-z])"
-)
-
-
-def _words_of(name: str) -> set[str]:
-    return set(re.findall(r"[a-z]+", fold(name)))
-
+# "tallest", "deeper", "wider", "heaviest": a degree, by the stem it is written with
+_DEGREE = re.compile(r"(?<![a-z])(?P<stem>tall|deep|shallow|long|light|narrow|wid|heav)(?:iest|ier|est|er)(?![a-z])")
+_DEGREE_STEMS = {"wid": "wide", "heav": "heavy"}  # the adjective lexicon.DEGREE_NOUNS knows them by
 
 _YEAR_IN_NAME = re.compile(r"(?<!\d)(?:18|19|20)\d{2}(?!\d)")
-# a column named like an aggregation ("Total", "Average") and the words between it and the measure it adds up
-_AGGREGATE_NAMES = frozenset({"total", "sum", "average", "mean", "合计", "总计", "平均"})
-_AGGREGATE_FOLLOWER = re.compile(r"\s*(?:(?:number|amount|count)\s+of\s+|的)?(?:the\s+)?")
 # "who …", "which …", "when …", "what year …": a value is asked for, which a count of rows does not give
 _WH_HEAD = re.compile(r"^\s*(?:which|what)\s+")  # the column right after it is the one asked for
 # The verb of what a row's one date or year records in a list of works ("the only single released in 2006"); not

@@ -54,7 +54,6 @@ _VOCABULARY: tuple[str, ...] = tuple(
 )
 # a one-character word (中 of 在…中, 日 of 每日) that starts a run of characters no word the planner knows
 # continues: "中国", "日本" are names, not 中 or 日 and a stray character
-_CJK_NEXT = re.compile(r".(?=[\u4e00-\u9fff])")
 _CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 _WORD_STARTS = frozenset("中里内日")  # not 几 (几座), 分 (分布) or the particles: those are read as they are
 # two letters count too: "in the uk", "on tv" name something; the two-letter function words are stop words
@@ -68,9 +67,9 @@ def leftover_spans(text: str, taken: bytearray) -> list[tuple[int, int]]:
     for start, end, _word in found:
         mask[start:end] = b"\x01" * (end - start)
     for start, end, _word in found:  # "中国", "日本": the character begins a word the planner does not know
-        if end - start != 1 or text[start] not in _WORD_STARTS or not _CJK_NEXT.match(text, start) or mask[end]:
+        if end - start != 1 or text[start] not in _WORD_STARTS or not _CJK_CHAR.match(text, end) or mask[end]:
             continue
-        if start == 0 or not _CJK_CHAR.match(text[start - 1]) or mask[start - 1]:
+        if start == 0 or not _CJK_CHAR.match(text, start - 1) or mask[start - 1]:
             mask[start] = taken[start]
     kept = "".join(ch if not mask[i] else " " for i, ch in enumerate(text))
     spans = []

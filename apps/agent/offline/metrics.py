@@ -13,7 +13,7 @@ from apps.agent.offline import lookup
 from apps.agent.offline.cues import find_words, threshold_label
 from apps.agent.offline.plan import Lang, Metric, Plan, Shown
 from apps.agent.offline.schema_terms import ColumnView, Term, fold, singular
-from apps.agent.offline.shaping import finish_plan
+from apps.agent.offline.shaping import PLACEHOLDERS, finish_plan
 from apps.agent.offline.wording import speaking
 from apps.datasets.query.spec import Derived, Filter, Window
 
@@ -73,11 +73,10 @@ def numbers_as_text(view: ColumnView) -> bool:
     counting the different ones answers nothing asked."""
     if view.kind != "text" or not view.values or not view.complete:
         return False
-    said = [v.strip() for v in view.values if v.strip() and not _MARK.fullmatch(v.strip())]
+    said = [v.strip() for v in view.values if v.strip() and v.strip().lower() not in PLACEHOLDERS]
     return len(said) >= 2 and sum(1 for v in said if _NUMBER_CELL.fullmatch(v)) >= 0.8 * len(said)
 
 
-_MARK = re.compile(r"[—–\-?]+|n/?a|tbd|tba", re.IGNORECASE)
 _NUMBER_CELL = re.compile(r"[+-]?\d[\d,]*(?:\.\d+)?(?:\[\w+\])?")
 
 

@@ -67,20 +67,18 @@ def _ranks_an_unread_measure(a: Analyzer, plan: Plan) -> str | None:
     return None
 
 
-_ANY_SUPERLATIVE_BEFORE = re.compile(
-    r"(?<![a-z])(?P<word>highest|lowest|largest|smallest|biggest|greatest|best|worst|top|most|least|fewest)\s+$"
-)
-
-
+# superlatives of an amount ("the highest viewership"), and of a count too ("the fewest viewers")
+_OF_AMOUNT = "highest|lowest|largest|smallest|biggest|greatest|best|worst|top"
 _MEASURE_SUPERLATIVE = re.compile(
-    r"(?<![a-z])(?P<word>highest|lowest|largest|smallest|biggest|greatest|best|worst|top)\s+"
-    r"(?!number|count|amount|total)(?P<noun>[a-z]{3,})(?![a-z])"
+    rf"(?<![a-z])(?P<word>{_OF_AMOUNT})\s+(?!number|count|amount|total)(?P<noun>[a-z]{{3,}})(?![a-z])"
 )
+_ANY_SUPERLATIVE_BEFORE = re.compile(rf"(?<![a-z])(?P<word>{_OF_AMOUNT}|most|least|fewest)\s+$")
 
 
 def ask_about_ranking(a: Analyzer, plan: Plan) -> Clarification | None:
-    word = _ranks_the_column(a, plan) or _ranks_an_unread_measure(a, plan)
-    if not counts_single_rows(a, plan) and word is None:
+    on_the_column = _ranks_the_column(a, plan)
+    unread = None if on_the_column else _ranks_an_unread_measure(a, plan)
+    if not counts_single_rows(a, plan) and on_the_column is None and unread is None:
         return None
     group = plan.dims[0].column
     measures = a.schema.of("measure")[:MAX_CHOICES]
@@ -89,15 +87,15 @@ def ask_about_ranking(a: Analyzer, plan: Plan) -> Clarification | None:
             _("Which %(group)s has the highest %(measure)s?") % {"group": group, "measure": measure_phrase(m)}
             for m in measures
         ]
-        if word is not None and word not in {_ranks_the_column(a, plan)}:
+        if unread is not None:
             question = _(
                 "“%(word)s” names no column of numbers, so counting rows cannot rank them. Which column should "
                 "rank them?"
-            ) % {"word": word}
-        elif word is not None:
+            ) % {"word": unread}
+        elif on_the_column is not None:
             question = _(
                 "“%(group)s” holds text, so “%(word)s” cannot order its values. Which column should rank them?"
-            ) % {"group": group, "word": word}
+            ) % {"group": group, "word": on_the_column}
         else:
             question = _(
                 "Each %(group)s appears in about one row, so counting rows cannot rank them. "

@@ -25,6 +25,7 @@ from apps.agent.offline.lexicon import (
     VALUE_SYNONYMS,
 )
 from apps.datasets.ingest.profile import TableProfile
+from apps.datasets.query.resolve import PERCENT_NAME
 
 Category = Literal["time", "year", "measure", "dimension", "id", "flag"]
 NAME, SYNONYM, VALUE_EXACT, CORE, VALUE_SYNONYM, CONCEPT, VALUE_FOLDED, CONCEPT_PART, PART = (
@@ -101,7 +102,7 @@ def singular(word: str) -> str:
 
 
 @lru_cache(maxsize=8192)  # the same names and concept forms, question after question
-def _words(text: str) -> tuple[str, ...]:
+def name_words(text: str) -> tuple[str, ...]:
     return tuple(singular(w) for w in re.findall(r"[a-z0-9]+", fold(text)))
 
 
@@ -139,7 +140,7 @@ class ColumnView:
     def ordinal(self) -> bool:
         """Numbers that name a position or an occasion (rank, round, pick, season, 名次, 序号): added up they
         mean nothing."""
-        words = _words(self.name)
+        words = name_words(self.name)
         return self.category == "measure" and (
             any(w in _ORDINAL_WORDS for w in words) or "#" in self.name or any(h in self.name for h in _ORDINAL_ZH)
         )
@@ -147,7 +148,7 @@ class ColumnView:
     @property
     def place(self) -> bool:
         """A place or rank (Rank, Pos., Position, Peak position, 名次): 1 is the top, the highest."""
-        words = _words(self.name)
+        words = name_words(self.name)
         chart = self.ordinal and "chart" in words and len(words) <= 3  # "UK Chart", "Peak chart": 1 is the top
         return (
             chart
@@ -162,13 +163,13 @@ class ColumnView:
         return self._place_named(_FINISH_NAME_WORDS) or self.name.strip() in ("名次", "最终名次")
 
     def _place_named(self, allowed: frozenset[str]) -> bool:
-        words = set(_words(self.name))
+        words = set(name_words(self.name))
         return self.ordinal and bool(words) and words <= allowed and bool(_PLACE_WORDS & words)
 
     @property
     def averaged(self) -> bool:
         """Measures people average rather than add up (prices, rates, scores, ages)."""
-        words = _words(self.name)
+        words = name_words(self.name)
         hinted = any(h in words for h in _AVG_HINTS) or any(h in self.name for h in _AVG_HINTS_ZH)
         return hinted or "%" in self.name
 
@@ -222,13 +223,13 @@ def flag_core(name: str) -> str:
 
 def _attach(form: str, name: str, core: str) -> float:
     """How strongly a concept word ties to a column name: whole name, part of it, or not at all."""
-    wanted = _words(form)
-    if form in (name, core) or (wanted and wanted in (_words(name), _words(core))):
+    wanted = name_words(form)
+    if form in (name, core) or (wanted and wanted in (name_words(name), name_words(core))):
         return CONCEPT
     if form in GENERIC_PARTS:
         return 0.0
     if _LATIN.search(form):
-        words = _words(name)
+        words = name_words(name)
         n = len(wanted)
         return CONCEPT_PART if any(words[i : i + n] == wanted for i in range(len(words) - n + 1)) else 0.0
     if len(form) >= 2 and form in name and 2 * len(form) >= len(name):
@@ -269,7 +270,7 @@ def _aliases(name: str, flag: bool, synonyms: tuple[str, ...] = ()) -> tuple[tup
         found.setdefault(part, PART)
     for spelt in _spelt_out(folded):
         found.setdefault(spelt, CORE)
-    if _PERCENT_NAME.search(folded):  # "%", "Vote %", "Pct": "what percentage did she get" reads the column
+    if PERCENT_NAME.search(folded):  # "%", "Vote %", "Pct": "what percentage did she get" reads the column
         for form in ("percentage", "percent", "pct", "%", "百分比"):
             found.setdefault(form, CORE)
     if _SOLD.search(folded) and _COUNTED.search(folded):  # 销售数量, sales_qty: what 销量 / units sold mean
@@ -293,7 +294,6 @@ def done_by(verb: str, name: str) -> bool:
 
 
 _UNIT_SUFFIX = re.compile(r"^(.*\S)\s*\([^()]{1,12}\)$")
-_PERCENT_NAME = re.compile(r"%|(?<![a-z])(?:percent|percentage|pct)(?![a-z])")
 _SOLD = re.compile(r"销售|销|售出|卖|sales|sold")
 _COUNTED = re.compile(r"数量|件数|quantity|qty|units|volume")
 
@@ -393,11 +393,13 @@ _STANDINGS = {
 }
 
 
+_ANY_TABLE = {k: _STANDINGS[k] for k in ("pts", "pld")}  # no other table writes these
+
+
 def _standings(views: list[ColumnView]) -> list[ColumnView]:
     names = {fold(v.name).strip(" .") for v in views}
-    if not {"w", "l"} <= names:
-        return [_abbreviated(v, {"pts": _STANDINGS["pts"], "pld": _STANDINGS["pld"]}) for v in views]
-    return [_abbreviated(v, _STANDINGS) for v in views]
+    words = _STANDINGS if {"w", "l"} <= names else _ANY_TABLE
+    return [_abbreviated(v, words) for v in views]
 
 
 def _abbreviated(view: ColumnView, words: dict[str, tuple[str, ...]]) -> ColumnView:

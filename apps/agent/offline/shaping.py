@@ -158,14 +158,17 @@ def ask_average_of_totals(lang: Lang) -> Clarification:
     return Clarification(question, [])
 
 
-def add_windows(b: MetricBuilder) -> None:
-    plan, cues = b.plan, b.a.cues
-    views = b.a.schema.by_name
+def averages_per_period(b: MetricBuilder) -> bool:
+    """ "平均每月收入" grouped by month: the rows' average in each month would be shown, which is not the average of
+    the months' totals the words ask for (an average per period of a measure people add up)."""
+    plan, views = b.plan, b.a.schema.by_name
     in_time = plan.time_group or any(views[g.column].period or views[g.column].category == "time" for g in plan.groups)
     additive = [m for m in plan.metrics if m.func == "avg" and m.column and not views[m.column].averaged]
-    if in_time and additive and _AVERAGE_PER_PERIOD.search(b.a.text) and plan.clarification is None:
-        plan.clarification = ask_average_of_totals(b.a.lang)  # "平均每月收入": not each month's average row
-        return
+    return bool(in_time and additive and _AVERAGE_PER_PERIOD.search(b.a.text))
+
+
+def add_windows(b: MetricBuilder) -> None:
+    plan, cues = b.plan, b.a.cues
     if not plan.time_group or not plan.shown:
         return
     primary = plan.shown[0].name
@@ -258,6 +261,9 @@ def finish_plan(b: MetricBuilder) -> None:
     add_filters(b)
     leave_out_summary_rows(b)
     plan.filter_labels = list(dict.fromkeys(plan.filter_labels))
+    if averages_per_period(b) and plan.clarification is None:
+        plan.clarification = ask_average_of_totals(b.a.lang)
+        return
     add_windows(b)
     add_order(b)
     _kind(plan)

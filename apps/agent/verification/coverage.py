@@ -20,6 +20,7 @@ from apps.agent.verification.numbers import UNITS, canonical_date, find_mentions
 from apps.agent.verification.queries import QueryFacts
 from apps.agent.verification.verdict import Coverage
 from apps.agent.verification.vocabulary import LabelFinder, Vocabulary, norm
+from apps.datasets.query.resolve import PERCENT_NAME, adds_up_what_follows
 
 AnchorKind = Literal["number", "period", "value", "column", "top_n", "grain", "operation"]
 
@@ -190,10 +191,6 @@ def _number_anchors(question: str, *, has_top_n: bool, inside: Sequence[tuple[in
 _WHOLE_BEFORE = re.compile(r"(?:所有的?|全部的?|全体|整个|(?<![a-z])all(?: of)?(?: the)?)\s*$", re.IGNORECASE)
 
 
-_AGGREGATE_NAMES = frozenset({"total", "sum", "average", "mean", "合计", "总计", "平均"})
-_AGGREGATE_GAP = re.compile(r"\s*(?:(?:number|amount|count)\s+of\s+|的)?(?:the\s+)?", re.IGNORECASE)
-
-
 def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
     words = vocab.column_words()
     columns = LabelFinder()
@@ -206,8 +203,7 @@ def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
         if _WHOLE_BEFORE.search(question[max(0, start - 12) : start]):
             continue  # "所有门店一共", "across all stores": all of them together, nothing to apply
         following = spans[i + 1][1] if i + 1 < len(spans) else -1
-        aggregate = word.casefold() in _AGGREGATE_NAMES and following >= _end
-        if aggregate and _AGGREGATE_GAP.fullmatch(question, _end, following):
+        if adds_up_what_follows(word, question, _end, following):
             continue  # "the total number of bronze medals" beside a Total column: how Bronze is added up
         # "damaged units" names one thing (the column damaged) with two column words: either applies it.
         if i and start - spans[i - 1][2] <= 1 and anchors:
@@ -369,10 +365,7 @@ _PLACE_COLUMN = re.compile(  # named only so: "Rank", "Pos.", "Peak position" (n
 
 _OWN_COLUMN = {
     "rate": (re.compile(r"率|rate|ratio", re.IGNORECASE), "rate column"),
-    "share": (
-        re.compile(r"%|(?<![a-z])(?:percent|percentage|pct)(?![a-z])|百分比", re.IGNORECASE),
-        "percentage column",
-    ),
+    "share": (PERCENT_NAME, "percentage column"),
 }
 
 

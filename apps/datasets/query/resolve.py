@@ -8,6 +8,7 @@ then fuzzy and character overlap. Deterministic; no LLM.
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from collections.abc import Iterable
 from typing import Literal
@@ -107,6 +108,22 @@ def _column_matches(term: str, profile: TableProfile, synonyms: dict[str, str]) 
         if score >= 0.45:
             add(Match(kind="column", column=name, score=round(score * 0.9, 3), via="fuzzy"))
     return list(found.values())
+
+
+# A column named like an aggregation ("Total", "Average") and what may stand between it and the measure it adds up
+AGGREGATE_NAMES = frozenset({"total", "sum", "average", "mean", "合计", "总计", "平均"})
+_AGGREGATE_GAP = re.compile(r"\s*(?:(?:number|amount|count)\s+of\s+|的)?(?:the\s+)?", re.IGNORECASE)
+# A column of percentages by its name: "%", "Vote %", "Pct", "Percentage", 百分比
+PERCENT_NAME = re.compile(r"%|(?<![a-z])(?:percent|percentage|pct)(?![a-z])|百分比", re.IGNORECASE)
+
+
+def adds_up_what_follows(word: str, text: str, end: int, next_start: int) -> bool:
+    """ "the total number of bronze medals" over a table with a Total column: the word (ending at `end`) says how
+    the column named next (at `next_start`) is added up; it does not name the Total column. The planner and
+    verify read it alike."""
+    if word.strip().casefold() not in AGGREGATE_NAMES or next_start < end:
+        return False
+    return _AGGREGATE_GAP.fullmatch(text, end, next_start) is not None
 
 
 def plain(text: str) -> str:
