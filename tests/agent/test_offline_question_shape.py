@@ -1138,3 +1138,21 @@ def test_a_degree_names_the_measure_it_is_about(csv_binding):
     assert "Everest" in verified(binding, "which mountain is the tallest?").answer.split("\n")[0]
     response = verified(binding, "which is taller, K2 or Lhotse?")
     assert "8,611" in response.answer and "8,848" not in response.answer, response.answer
+
+
+def test_marks_in_place_of_numbers_are_left_out_and_said(csv_binding):
+    rows = [
+        [1, "Browns", "59,900"],
+        [2, "Eagles", "N/A"],
+        ["–", "Falcons", ""],
+        [3, "Rams", "68,364"],
+        [4, "Bears", "—"],
+    ]
+    binding = table(csv_binding, "games.csv", ["Week", "Opponent", "Attendance"], rows)
+    response = verified(binding, "what was the total attendance?")
+    assert "128,264" in response.answer, response.answer
+    assert "Attendance reads “N/A”, “—”" in response.answer, "the rows left out are said"
+    response = verified(binding, "what week had the most attendance?")
+    assert "Week 3" in response.answer and "68,364" in response.answer, "the week is ranked, not the measure"
+    zh = verified(binding, "Attendance合计是多少？")
+    assert "未计入" in zh.answer and "128,264" in zh.answer, zh.answer

@@ -234,3 +234,34 @@ def test_a_numeric_group_key_written_beside_its_value_is_a_label():
         VerifyInput(question="2024年房费最高的两间房", draft=draft, tool_calls=[SCHEMA, rooms], vocabulary=vocab)
     )
     assert verdict.passed, verdict.reasons
+
+
+def test_a_numeric_group_key_after_its_name_is_a_label_but_not_after_a_measure():
+    weeks = query(
+        {
+            "group_by": ["Week"],
+            "aggregations": [{"name": "total Attendance", "func": "sum", "column": "Attendance"}],
+            "sort": [{"by": "total Attendance", "desc": True}],
+            "limit": 1,
+        },
+        ["Week", "total Attendance"],
+        [[15, 68364]],
+    )
+    vocab = Vocabulary.from_profiles(
+        [
+            {
+                "columns": [
+                    {"name": "Week", "kind": "integer", "role": "measure"},
+                    {"name": "Attendance", "kind": "integer", "role": "measure"},
+                ]
+            }
+        ]
+    )
+
+    def verdict(draft):
+        question = "what week had the most attendance?"
+        return verify(VerifyInput(question=question, draft=draft, tool_calls=[SCHEMA, weeks], vocabulary=vocab))
+
+    assert verdict("The highest total Attendance is in Week 15 (total Attendance 68,364).").passed
+    wrong = verdict("The highest total Attendance is 15 (in Week 68,364).")
+    assert not wrong.passed and any(r.code == "mislabeled_value" for r in wrong.reasons), wrong.reasons

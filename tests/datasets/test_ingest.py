@@ -96,12 +96,32 @@ def test_header_row_skips_title_lines(tmp_path):
 def test_types_are_inferred_without_losing_values(tmp_path):
     lines = ["编码,金额,状态,时间,备注"]
     lines += [f"{i:05d},{i},{'true' if i % 2 else 'false'},2025/01/{i % 28 + 1} 08:30,ok" for i in range(1, 30)]
-    lines.append("00099,N/A,true,2025/02/01 09:00,")
+    lines.append("00099,12a,true,2025/02/01 09:00,")
     _report, types, rows = ingest(write(tmp_path, "t.csv", "\n".join(lines) + "\n"))
     assert types["编码"] == "VARCHAR", "codes with leading zeros stay text"
-    assert types["金额"] == "VARCHAR", "one N/A keeps the column as text instead of losing it"
+    assert types["金额"] == "VARCHAR", "one value that is no number (12a) keeps the column as text, as written"
     assert types["状态"] == "BOOLEAN" and types["时间"] == "TIMESTAMP"
-    assert rows[-1][:2] == ("00099", "N/A")
+    assert rows[-1][:2] == ("00099", "12a")
+
+
+def test_marks_in_place_of_numbers_are_read_as_blank_and_recorded(tmp_path):
+    text = (
+        "队伍,观众,进球,日期,名次\n"
+        '甲,"1,200",3,2020-01-03,1\n乙,N/A,–,—,DNF\n丙,900,4,2020-02-03,2\n丁,"2,000",待定,2020-03-01,3\n'
+        "戊,-,-,2020-03-02,4\n"
+    )
+    report, types, rows = ingest(write(tmp_path, "m.csv", text))
+    assert types["观众"] == "BIGINT" and types["进球"] == "BIGINT" and types["日期"] == "DATE"
+    assert [r[1] for r in rows] == [1200, None, 900, 2000, None] and [r[2] for r in rows] == [3, None, 4, None, None]
+    assert report.blank_marks == {"观众": ["-", "N/A"], "进球": ["-", "–", "待定"], "日期": ["—"]}
+    assert types["名次"] == "VARCHAR" and rows[1][4] == "DNF", "a word beside numbers says something: kept as text"
+    profile = profile_table(tmp_path / "m.duckdb")
+    assert all(c.blank_marks == [] for c in profile.columns), "the table alone knows nothing of the file's marks"
+
+
+def test_a_column_of_marks_beside_one_number_stays_text(tmp_path):
+    report, types, rows = ingest(write(tmp_path, "o.csv", "a,b\n1,-\n2,5\n3,—\n"))
+    assert types["b"] == "VARCHAR" and report.blank_marks == {} and [r[1] for r in rows] == ["-", "5", "—"]
 
 
 def test_numbers_with_thousands_separators_are_numbers(tmp_path):
@@ -211,9 +231,10 @@ def test_excel_header_row_and_offsets(tmp_path):
 
 
 def test_excel_text_in_a_number_column_is_kept(tmp_path):
-    rows = [["n", "v"]] + [[i, i * 1.5] for i in range(1500)] + [[1500, "待定"]]
-    _report, types, loaded = ingest(xlsx(tmp_path, {"S": rows}), sheet="S")
-    assert types == {"n": "BIGINT", "v": "VARCHAR"} and loaded[-1] == (1500, "待定")
+    rows = [["n", "v", "w"]] + [[i, i * 1.5, i] for i in range(1500)] + [[1500, "见附件", "待定"]]
+    report, types, loaded = ingest(xlsx(tmp_path, {"S": rows}), sheet="S")
+    assert types == {"n": "BIGINT", "v": "VARCHAR", "w": "BIGINT"} and loaded[-1] == (1500, "见附件", None)
+    assert report.blank_marks == {"w": ["待定"]}, "a mark in place of a number is read as blank, and recorded"
 
 
 def test_excel_bad_sheets(tmp_path):
@@ -412,10 +433,10 @@ def test_numbers_written_with_a_unit_become_numbers_and_the_unit_moves_to_the_na
 
 
 def test_a_column_with_two_units_or_words_among_the_numbers_stays_text(tmp_path):
-    body = "Name,Height,Note,Speed\nA,1.65 m,12 kg,5 Mb\nB,166 cm,n/a,7 MB\nC,1.70 m,15 kg,8 Mbs\n"
+    body = "Name,Height,Note,Speed\nA,1.65 m,12 kg,5 Mb\nB,166 cm,light,7 MB\nC,1.70 m,15 kg,8 Mbs\n"
     _report, types, rows = ingest(write(tmp_path, "t.csv", body))
     assert types == {"Name": "VARCHAR", "Height": "VARCHAR", "Note": "VARCHAR", "Speed": "VARCHAR"}
-    assert rows[1] == ("B", "166 cm", "n/a", "7 MB")
+    assert rows[1] == ("B", "166 cm", "light", "7 MB")
 
 
 def test_a_unit_written_in_the_singular_and_the_plural_is_one_unit(tmp_path):

@@ -16,6 +16,7 @@ from apps.agent.offline.plan import Plan, Shown
 from apps.agent.offline.schema_terms import Schema
 from apps.agent.offline.trend_summary import extremes
 from apps.agent.offline.wording import names, speaking
+from apps.datasets.ingest.profile import TableProfile
 
 MAX_LISTED = 12
 _REF_SAFE = re.compile(r"^[^\[\]{}|]+$")
@@ -76,6 +77,15 @@ class Writer:
         if not _REF_SAFE.match(column):
             return str(value) if isinstance(value, str) else "?"
         return reference(self.result.ref, column, row)
+
+    def _numbered(self, row: int, column: str) -> bool:
+        """The row's label is a number (Week 15, Round 3), not a year: said right after the column's name, as verify
+        reads it."""
+        value = self.result.cell(row, column)
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return False
+        view = self.schema.by_name.get(column)
+        return not (isinstance(value, int) and (1900 <= value <= 2100 or (view is not None and view.years)))
 
     def value(self, row: int, name: str, fmt: str | None) -> str:
         return reference(self.result.ref, name, row, fmt)
@@ -143,6 +153,10 @@ class Writer:
                 edge = self.time_edge()
                 if edge is not None:  # "what was her first role": the one at the earliest time, said so
                     return [_("The %(groups)s with the %(edge)s is %(label)s (%(values)s).") % {**said, "edge": edge}]
+                if len(keys) == 1 and self._numbered(0, keys[0]):  # "Week 15 has …": the number after its name
+                    if self.plan.ascending:
+                        return [_("The lowest %(measure)s is in %(groups)s %(label)s (%(values)s).") % said]
+                    return [_("The highest %(measure)s is in %(groups)s %(label)s (%(values)s).") % said]
                 if self.plan.ascending:
                     return [_("The %(groups)s with the lowest %(measure)s is %(label)s (%(values)s).") % said]
                 return [_("The %(groups)s with the highest %(measure)s is %(label)s (%(values)s).") % said]
@@ -290,10 +304,32 @@ class Writer:
         if notes:
             quoted = names([f"“{w}”" for w in notes])
             lines.append(_("Note: no column matches %(words)s, so it was left out.") % {"words": quoted})
+        lines += self.plan.notes
         if self.chart:
             charts = {"line": _("(Chart: line.)"), "bar": _("(Chart: bar.)"), "pie": _("(Chart: pie.)")}
             lines.append(charts[self.chart])
         return lines
+
+
+_COMPARED = frozenset({">", ">=", "<", "<=", "between"})
+
+
+def blank_notes(plan: Plan, profile: TableProfile) -> list[str]:
+    """ "Rows where Attendance reads “N/A” have no number there and are left out": said for each column the plan
+    computes on, compares or orders by whose file had marks in place of values (ColumnProfile.blank_marks)."""
+    used = [c for m in plan.metrics for c in (m.column, m.column2) if c]
+    used += [f.column for f in plan.filters if f.op in _COMPARED]
+    used += [s.by for s in plan.sort]
+    marked = {c.name: c.blank_marks for c in profile.columns if c.blank_marks}
+    notes = []
+    with speaking(plan.lang):
+        for column in dict.fromkeys(c for c in used if c in marked):
+            marks = names([f"“{m}”" for m in marked[column]])
+            notes.append(
+                _("Rows where %(column)s reads %(marks)s have no value there and are left out.")
+                % {"column": column, "marks": marks}
+            )
+    return notes
 
 
 def _strip_typed_numbers(lines: list[str], columns: list[str]) -> list[str]:

@@ -444,7 +444,15 @@ class Analyzer:
         if head is None:
             return None
         named = [t for t in self.terms if t.kind == "column" and 0 <= t.start - head.end() <= 1]
-        return next((t for t in named if self.view(t).category in ("dimension", "id", "time", "year")), None)
+        found = next((t for t in named if self.view(t).category in ("dimension", "id", "time", "year")), None)
+        return found or next((t for t in named if self._numbered_head(t)), None)
+
+    def _numbered_head(self, term: Term) -> bool:
+        """ "what week had the most attendance": a column of whole numbers (Week, Round) asked for by a ranking
+        of another measure named after it; each week is ranked, the weeks are not the measure."""
+        view = self.view(term)
+        later = [t for t in self.columns("measure") if t.start > term.end and t.column != term.column]
+        return self.cues.ranking and view.category == "measure" and view.kind == "integer" and bool(later)
 
     def group_terms(self, values: dict[str, list[Term]]) -> list[Term]:
         target = self.cues.count_target
@@ -455,7 +463,7 @@ class Analyzer:
         for term in self.columns("dimension", "id", "measure"):
             view = self.view(term)
             is_target = target is not None and term.start == target.start and not self.grouped_by_marker(term)
-            if view.category == "measure" and not self._before(term, _MEASURE_GROUP_MARKERS, 8):
+            if view.category == "measure" and term != head and not self._before(term, _MEASURE_GROUP_MARKERS, 8):
                 continue
             if view.category == "id" or is_target or len(values.get(term.column, [])) == 1:
                 continue

@@ -113,6 +113,7 @@ class Plan:
     chart: str | None = None
     time_group: str | None = None
     unmapped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # said under the answer: marks read as blank (blank_notes)
     reason: str = ""
     clarification: Clarification | None = None  # asked back instead of computing anything
     unsupported: str = ""  # the family of analysis the tools cannot do (lexicon.UNSUPPORTED_ANALYSES)

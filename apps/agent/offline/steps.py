@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from apps.agent.clarification import Clarification, quotes_a_number, write_clarification
 from apps.agent.offline import against_row
 from apps.agent.offline.ambiguity import only_a_basis
-from apps.agent.offline.drafts import ResultView, Writer, answer_draft, change_names
+from apps.agent.offline.drafts import ResultView, Writer, answer_draft, blank_notes, change_names
 from apps.agent.offline.followups import fallback_draft, follow_ups
 from apps.agent.offline.intent import analyze, language_of
 from apps.agent.offline.plan import Anchor, Lang, Metric, Plan, filter_label
@@ -181,6 +181,7 @@ class Planner:
         try:
             plan = self._plan_for(profile, synonyms)
             plan.query()  # a plan the engine would refuse is a planner fault, not the user's
+            plan.notes += blank_notes(plan, profile)
             return plan
         except Exception:  # a question the planner trips over gets the plain answer, never a guess
             log.exception("the offline planner could not read %r", self.t.question[:200])

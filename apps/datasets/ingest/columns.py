@@ -56,6 +56,8 @@ class IngestReport:
     delimiter: str | None = None
     dropped_empty_columns: list[int] = field(default_factory=list)
     converted: dict[str, str] = field(default_factory=dict)
+    # per column (as the table now names it): the marks written in place of a value ("N/A", "—"), read as blank
+    blank_marks: dict[str, list[str]] = field(default_factory=dict)
 
 
 def check_header(raw: list[Any], header_row: int) -> tuple[list[str], list[int]]:
@@ -407,10 +409,58 @@ def _says_unit(name: str, unit: str) -> bool:
     return re.search(rf"(?<![^\W\d_]){re.escape(said)}(?![^\W\d_])", folded) is not None
 
 
+# Marks people write in a cell instead of a number or a date: "N/A", "—", "TBD", 待定. In a column whose other
+# values are all numbers (or all dates) they say "no value": read as blank, the column becomes numbers, and the
+# profile keeps the marks (ColumnProfile.blank_marks) so that answers computed on it can say so.
+BLANK_MARKS = ("n/a", "na", "n.a.", "-", "--", "—", "–", "?", "tbd", "tba", "待定", "暂无", "不详")
+_IS_MARK = "LOWER(TRIM(__c__)) IN (" + ", ".join(f"'{m}'" for m in BLANK_MARKS) + ")"
+_WITHOUT_MARKS = f"CASE WHEN {_IS_MARK} THEN NULL ELSE __c__ END"
+_MARKS_WRITTEN = f"LIST(DISTINCT TRIM(__c__)) FILTER (WHERE {_IS_MARK})"
+MIN_VALUES_BESIDE_MARKS = 2  # a column of marks and one number is no column of numbers
+_TYPED_RULES = tuple(rule for rule in NARROWER["VARCHAR"] if rule[0] != "BOOLEAN") + UNIT_RULES
+
+
+def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+    """Text columns whose values are numbers or dates but for marks such as "N/A" or "—": the marks become blank
+    (module comment above BLANK_MARKS), so that typing then makes the column numbers or dates. Returns the marks
+    as written, per column. A column where anything else stands beside the numbers ("DNF", "3,000/2,000") is
+    left as it is: those cells say something."""
+    described = con.execute('DESCRIBE "data"').fetchall()
+    names = [row[0] for row in described]
+    texts = [row[0] for row in described if _family(row[1]) == "VARCHAR"]
+    if not texts:
+        return {}
+    marked = _verdicts(
+        con,
+        [_rule_sql(f"BOOL_OR({_IS_MARK}) AND COUNT({_WITHOUT_MARKS}) >= {MIN_VALUES_BESIDE_MARKS}", n) for n in texts],
+        _DATA,
+    )
+    candidates = [(name, rule) for name, ok in zip(texts, marked, strict=True) if ok for rule in _TYPED_RULES]
+    if not candidates:
+        return {}
+    tests = [_rule_sql(rule[1].replace(_MARKER, f"({_WITHOUT_MARKS})"), name) for name, rule in candidates]
+    verdicts = _verdicts(con, tests, _DATA)
+    fitting = list(dict.fromkeys(name for (name, _rule), ok in zip(candidates, verdicts, strict=True) if ok))
+    if not fitting:
+        return {}
+    written = _verdicts(con, [_rule_sql(_MARKS_WRITTEN, n) for n in fitting], _DATA)
+    marks = {name: sorted(found or []) for name, found in zip(fitting, written, strict=True)}
+    outputs: list[exp.Expr] = [
+        exp.alias_(fill(_WITHOUT_MARKS, "duckdb", c=_column(n)), exp.to_identifier(n, quoted=True))
+        if n in marks
+        else _column(n)
+        for n in names
+    ]
+    _rewrite(con, outputs)
+    return marks
+
+
 def type_columns(con: duckdb.DuckDBPyConnection, report: IngestReport, sources: tuple[str, ...]) -> None:
-    """Types for the loaded columns (infer_types), then numbers written with a unit (name_units); the report
-    names each converted column as the table now does."""
+    """Marks in place of values made blank (blank_marks), types for the loaded columns (infer_types), then
+    numbers written with a unit (name_units); the report names each converted column as the table now does."""
+    marks = blank_marks(con) if "VARCHAR" in sources else {}
     report.converted = infer_types(con, sources=sources)
     renamed = name_units(con)
     report.columns = [renamed[n][0] if n in renamed else n for n in report.columns]
     report.converted.update(dict(renamed.values()))
+    report.blank_marks = {renamed[n][0] if n in renamed else n: found for n, found in marks.items()}

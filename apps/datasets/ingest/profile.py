@@ -37,6 +37,11 @@ class ColumnProfile(BaseModel):
     total_label: str | None = Field(
         default=None, description="the value naming a summary row (Total, 合计), which aggregations must leave out"
     )
+    blank_marks: list[str] = Field(
+        default_factory=list,
+        description="marks the file had in this column instead of a value (N/A, —), read as blank: computations "
+        "on the column leave those rows out",
+    )
 
     @computed_field(description="the documented name of `examples` (get_schema's columns[].example_values)")
     def example_values(self) -> list[Any]:

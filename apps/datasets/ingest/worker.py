@@ -206,7 +206,10 @@ def _load_and_profile(job: IngestJob, progress: Callable[[float, str], None]) ->
         max_line_bytes=job.max_line_bytes,
         progress=progress,
     )
-    return report, profile_table(dest)
+    profile = profile_table(dest)
+    for column in profile.columns:
+        column.blank_marks = report.blank_marks.get(column.name, [])
+    return report, profile
 
 
 def too_large_message() -> str:
