@@ -1156,3 +1156,14 @@ def test_marks_in_place_of_numbers_are_left_out_and_said(csv_binding):
     assert "Week 3" in response.answer and "68,364" in response.answer, "the week is ranked, not the measure"
     zh = verified(binding, "Attendance合计是多少？")
     assert "未计入" in zh.answer and "128,264" in zh.answer, zh.answer
+
+
+def test_the_second_most_lists_the_ranking_down_to_that_place(csv_binding):
+    rows = [["Athletics", 14, 8], ["Weightlifting", 9, 2], ["Swimming", 8, 7], ["Judo", 2, 7]]
+    binding = table(csv_binding, "sports.csv", ["Sport", "Gold", "Silver"], rows)
+    response = verified(binding, "what sport has the second most number of gold medals won?")
+    assert "1. Athletics" in response.answer and "2. Weightlifting" in response.answer, response.answer
+    assert "Swimming" not in response.answer, "the ranking stops at the place asked for"
+    response = verified(binding, "Silver第二少的Sport是哪个？")
+    assert "最低在前" in response.answer and "1. Weightlifting" in response.answer, response.answer
+    assert "Swimming" in response.answer or "Judo" in response.answer, "second place is one of the two at 7"

@@ -59,6 +59,7 @@ class Threshold:
 @dataclass
 class Cues:
     top_n: int | None = None
+    nth: int | None = None  # "the second most", "第三高": that place of the ranking, listed with those above it
     ascending: bool = False
     pace: bool = False  # best/fastest over a column of times: the smallest time of each group (`_pace`)
     ranking: bool = False
@@ -129,6 +130,32 @@ def _top(text: str, taken: bytearray, cues: Cues) -> None:
         cues.ranking = True
         _claim(taken, m.start(), m.end())
         return
+
+
+_ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
+_ZH_ORDINALS = {"二": 2, "三": 3, "四": 4, "五": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+_NTH_EN = re.compile(
+    r"(?<![a-z0-9])(?P<n>second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+(?:(?:highest|largest|biggest|greatest|"
+    r"most|lowest|smallest|least|fewest|best|worst|longest|shortest|tallest|oldest|youngest)(?![a-z]))"
+)
+_NTH_ZH = re.compile(r"第\s*(?P<n>[二三四五2-5])\s*(?:名)?\s*(?=(?:" + _HIGH + "|" + _LOW + r"|多|高|大|少|低|小))")
+
+
+def _nth(text: str, taken: bytearray, cues: Cues) -> None:
+    """ "the second most gold medals", "销售额第二高的门店": a ranking down to that place, so the answer lists the
+    one asked for with those above it (ties stay visible); the ordinal is claimed, the superlative after it is
+    read by `_ranking` as for the top one."""
+    m = _NTH_EN.search(text) or _NTH_ZH.search(text)
+    if m is None or not _free(taken, m.start("n"), m.end("n")) or cues.top_n is not None:
+        return
+    cues.nth = cues.top_n = _ORDINALS.get(m.group("n")) or _ZH_ORDINALS[m.group("n")]
+    after = text[m.end("n") : m.end() + 4].strip(" -")
+    cues.ranking = True
+    cues.ascending = any(after.startswith(w) for w in (*lx.LOW_WORDS, "少", "低", "小"))
+    if text[m.start()] == "第":  # "第二高": 高 alone is no superlative word, so the whole is claimed
+        _claim(taken, m.start(), m.end() + 1)
+    else:
+        _claim(taken, m.start("n"), m.end("n"))
 
 
 def _top_places(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
@@ -702,6 +729,7 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     cues = Cues()
     places = _top_places(text, taken, schema)  # "to place in the top 50": a place, not a top 50
     _top(text, taken, cues)
+    _nth(text, taken, cues)
     cues.thresholds = places + _thresholds(text, question, taken, schema, terms)
     _intents(text, taken, cues)
     dates = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category in ("time", "year")]

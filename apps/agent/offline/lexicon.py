@@ -157,7 +157,21 @@ AGG_WORDS: dict[str, tuple[str, ...]] = {
     "median": ("中位数", "中位", "median"),
     "stddev": ("标准差", "standard deviation", "std dev", "stddev", "std"),
     "variance": ("方差", "variance"),
-    "max": ("最大值", "最大", "最高", "最多", "峰值", "maximum", "max", "highest", "largest", "biggest", "most", "top"),
+    "max": (
+        "最大值",
+        "最大",
+        "最高",
+        "最多",
+        "峰值",
+        "maximum",
+        "max",
+        "highest",
+        "largest",
+        "biggest",
+        "greatest",
+        "most",
+    )
+    + ("top",),
     "min": ("最小值", "最小", "最低", "最少", "minimum", "min", "lowest", "smallest", "least", "fewest"),
 }
 HIGH_WORDS = (
