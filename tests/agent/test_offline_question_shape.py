@@ -1167,3 +1167,20 @@ def test_the_second_most_lists_the_ranking_down_to_that_place(csv_binding):
     response = verified(binding, "Silver第二少的Sport是哪个？")
     assert "最低在前" in response.answer and "1. Weightlifting" in response.answer, response.answer
     assert "Swimming" in response.answer or "Judo" in response.answer, "second place is one of the two at 7"
+
+
+def test_groups_with_at_least_n_rows_count_the_rows_that_name_them(csv_binding):
+    rows = [["Maccabi", "Tel Aviv"], ["Hapoel", "Tel Aviv"], ["Bnei", "Herzliya"], ["Barak", "Netanya"]]
+    rows += [["Elitzur", "Netanya"], ["Ironi", "Netanya"], ["Gilboa", "Gilboa"]]
+    binding = table(csv_binding, "teams.csv", ["Team", "Home city"], rows)
+    response = verified(binding, "name a home city that has at least two teams.")
+    body = response.answer.split("Filters")[0]
+    assert "Tel Aviv" in body and "Netanya" in body and "Herzliya" not in body, response.answer
+    assert "number of Team >= 2" in response.answer, "the condition is said"
+    response = verified(binding, "how many home cities have more than 2 teams?")
+    assert "(1 groups)" in response.answer and "Netanya" in response.answer, response.answer
+    response = verified(binding, "which home cities have fewer than 2 teams?")
+    assert "Herzliya" in response.answer and "Gilboa" in response.answer and "Netanya" not in response.answer
+    episodes = table(csv_binding, "shows.csv", ["Show", "Episodes"], [["A", "18"], ["B", "06"], ["C", "03"]])
+    response = ask(episodes, "how many shows had at least 5 episodes?")
+    assert "number of Episodes" not in response.answer, "episodes written as numbers are an amount, not rows"

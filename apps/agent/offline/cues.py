@@ -60,6 +60,8 @@ class Threshold:
 class Cues:
     top_n: int | None = None
     nth: int | None = None  # "the second most", "第三高": that place of the ranking, listed with those above it
+    # "which home cities have at least two teams": how many rows each group has, a condition on the groups
+    row_counts: list[Threshold] = field(default_factory=list)
     ascending: bool = False
     pace: bool = False  # best/fastest over a column of times: the smallest time of each group (`_pace`)
     ranking: bool = False
@@ -156,6 +158,39 @@ def _nth(text: str, taken: bytearray, cues: Cues) -> None:
         _claim(taken, m.start(), m.end() + 1)
     else:
         _claim(taken, m.start("n"), m.end("n"))
+
+
+_BEFORE_NUMBER = [(op, w) for op, words in lx.COMPARATORS for w in words if w not in lx.AFTER_NUMBER and w.isascii()]
+_ROW_COUNT = re.compile(
+    r"(?<![a-z])(?P<word>"
+    + "|".join(re.escape(w) for _op, w in sorted(_BEFORE_NUMBER, key=lambda p: -len(p[1])))
+    + r")\s+(?P<n>\d{1,6}|"
+    + "|".join(lx.EN_NUMERALS)
+    + r")\s+(?:different\s+)?$"
+)
+ONE_ROW_EACH = 0.9  # distinct values per present row above which each row is one of them (a row noun)
+
+
+def _row_counts(text: str, question: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
+    """ "which home cities have at least two teams" over a table with one row per team: a number of rows per
+    group, said with the column that names the rows (each row one Team, named in words). The threshold's column
+    is that one."""
+    found = []
+    for term in terms:
+        view = schema.by_name[term.column]
+        present = schema.row_count * (1 - view.null_ratio)
+        if term.kind != "column" or view.category not in ("id", "dimension") or view.distinct < ONE_ROW_EACH * present:
+            continue
+        if sum(1 for v in view.values if re.search(r"[^\W\d_]", str(v))) < ONE_ROW_EACH * max(len(view.values), 1):
+            continue  # "at least 5 episodes" over Episodes written as text ("06"): an amount, not rows named
+        m = _ROW_COUNT.search(text, 0, term.start)
+        if m is None or not _free(taken, m.start(), term.start):
+            continue
+        op = next(op for op, w in _BEFORE_NUMBER if w == m.group("word"))
+        number = lx.EN_NUMERALS.get(m.group("n")) or int(m.group("n"))
+        found.append(Threshold(term.column, op, number, str(number), m.start(), term.end))
+        _claim(taken, m.start(), term.end)
+    return found
 
 
 def _top_places(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
@@ -730,6 +765,7 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     places = _top_places(text, taken, schema)  # "to place in the top 50": a place, not a top 50
     _top(text, taken, cues)
     _nth(text, taken, cues)
+    cues.row_counts = _row_counts(text, question, taken, schema, terms)
     cues.thresholds = places + _thresholds(text, question, taken, schema, terms)
     _intents(text, taken, cues)
     dates = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category in ("time", "year")]

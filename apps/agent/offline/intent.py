@@ -467,6 +467,8 @@ class Analyzer:
                 continue
             if view.category == "id" or is_target or len(values.get(term.column, [])) == 1:
                 continue
+            if any(t.column == term.column and t.start <= term.start < t.end for t in self.cues.row_counts):
+                continue  # "at least two teams": the rows counted per group, not a group
             if self._before(term, lx.ALL_WORDS, 4):  # "所有账号的目标加起来": all of them together, not each
                 continue
             if self._row_noun(term, asked):

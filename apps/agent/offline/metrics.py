@@ -11,11 +11,11 @@ from apps.agent.clarification import Clarification
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline import lookup
 from apps.agent.offline.cues import find_words, threshold_label
-from apps.agent.offline.plan import Lang, Metric, Plan, Shown
+from apps.agent.offline.plan import Group, Lang, Metric, Plan, Shown
 from apps.agent.offline.schema_terms import ColumnView, Term, fold, singular
 from apps.agent.offline.shaping import PLACEHOLDERS, finish_plan
 from apps.agent.offline.wording import speaking
-from apps.datasets.query.spec import Derived, Filter, Window
+from apps.datasets.query.spec import Derived, Filter, Sort, Window
 
 if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer
@@ -336,10 +336,33 @@ class MetricBuilder:
             self.plan.filter_labels.append(threshold_label(metric.name, t, self.a.lang))
             cues.thresholds.remove(t)
 
+    def row_count_thresholds(self) -> None:
+        """ "which home cities have at least two teams": each group's number of rows (one row per team), kept
+        where it meets the condition; the groups are listed with it, most first."""
+        cues = self.a.cues
+        target = cues.count_target
+        if not cues.row_counts:
+            return
+        if not self.plan.groups and target is not None and self.a.view(target).category == "dimension":
+            # "how many home cities have at least 2 teams": the cities that do, listed, and how many they are
+            self.plan.groups.append(Group(target.column, target.column))
+            cues.count_target = None
+        if not self.plan.groups:
+            return
+        for t in cues.row_counts:
+            name = self.unique(f"{t.column}数" if self.zh else f"number of {t.column}")
+            metric = self.add(Metric(name, "nunique", t.column), t.start)
+            self.plan.having.append(Filter(column=metric.name, op=t.op, value=t.value))
+            self.plan.filter_labels.append(threshold_label(metric.name, t, self.a.lang))
+        cues.counting = False
+        self.plan.shown = [Shown(self.plan.having[0].column)]
+        self.plan.sort = [Sort(by=self.plan.having[0].column, desc=True)]
+
     def build(self) -> None:
         """The kind of question decides the computation (kinds.REGISTRY, in order); thresholds on groups first."""
         from apps.agent.offline.kinds import choose  # the kinds build on this class
 
+        self.row_count_thresholds()
         self.group_thresholds()
         kind = choose(self)
         self.plan.question_kind = kind.name

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline import lexicon as lx
+from apps.agent.offline.cues import ONE_ROW_EACH
 from apps.agent.offline.followups import measure_phrase
 from apps.agent.offline.metrics import numbers_as_text
 from apps.agent.offline.plan import Plan
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
 # "who …", "which …", "what year …": a value is asked for; `wh` is the asking words as written
 ASKS_FOR_A_VALUE = re.compile(rf"^\s*(?P<wh>(?:{'|'.join(lx.VALUE_QUESTION_WORDS)})(?![a-z])(?:\s+[^\s?]+)?)", re.I)
 _SUPERLATIVE_BEFORE = re.compile(r"(?<![a-z])(?P<word>best|worst|highest|lowest|top|bottom)\s+$")
-ONE_ROW_EACH = 0.9  # distinct values per row above which each group is (almost) a single row
 MAX_CHOICES = 3
 
 
