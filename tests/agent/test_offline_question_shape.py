@@ -1144,18 +1144,25 @@ def test_marks_in_place_of_numbers_are_left_out_and_said(csv_binding):
     rows = [
         [1, "Browns", "59,900"],
         [2, "Eagles", "N/A"],
-        ["–", "Falcons", ""],
-        [3, "Rams", "68,364"],
-        [4, "Bears", "—"],
+        [3, "Falcons", ""],
+        [4, "Rams", "68,364"],
+        [5, "Bears", "TBD"],
     ]
     binding = table(csv_binding, "games.csv", ["Week", "Opponent", "Attendance"], rows)
     response = verified(binding, "what was the total attendance?")
     assert "128,264" in response.answer, response.answer
-    assert "Attendance reads “N/A”, “—”" in response.answer, "the rows left out are said"
+    assert "Attendance reads “N/A”, “TBD”" in response.answer, "the rows left out are said"
     response = verified(binding, "what week had the most attendance?")
-    assert "Week 3" in response.answer and "68,364" in response.answer, "the week is ranked, not the measure"
+    assert "Week 4" in response.answer and "68,364" in response.answer, "the week is ranked, not the measure"
     zh = verified(binding, "Attendance合计是多少？")
     assert "未计入" in zh.answer and "128,264" in zh.answer, zh.answer
+    response = verified(binding, "what was the attendance against the Eagles?")
+    assert "either no row matches" in response.answer, "a row whose value was a mark is not said to be missing"
+    dates = [["A1", "2024-01-05", 100], ["A2", "2024-02-10", 200], ["A3", "TBD", 500], ["A4", "2024-03-01", 300]]
+    orders = table(csv_binding, "orders.csv", ["Order", "Date", "Amount"], dates)
+    response = verified(orders, "which month had the highest amount?")
+    assert "2024-03" in response.answer and "Date reads “TBD”" in response.answer, "no blank month wins"
+    assert verified(orders, "what is the monthly total amount?").answer.count("2024-0") >= 3
 
 
 def test_the_second_most_lists_the_ranking_down_to_that_place(csv_binding):

@@ -108,20 +108,23 @@ def test_marks_in_place_of_numbers_are_read_as_blank_and_recorded(tmp_path):
     text = (
         "队伍,观众,进球,日期,名次\n"
         '甲,"1,200",3,2020-01-03,1\n乙,N/A,–,—,DNF\n丙,900,4,2020-02-03,2\n丁,"2,000",待定,2020-03-01,3\n'
-        "戊,-,-,2020-03-02,4\n"
+        "戊,tbd,-,2020-03-02,4\n"
     )
     report, types, rows = ingest(write(tmp_path, "m.csv", text))
-    assert types["观众"] == "BIGINT" and types["进球"] == "BIGINT" and types["日期"] == "DATE"
-    assert [r[1] for r in rows] == [1200, None, 900, 2000, None] and [r[2] for r in rows] == [3, None, 4, None, None]
-    assert report.blank_marks == {"观众": ["-", "N/A"], "进球": ["-", "–", "待定"], "日期": ["—"]}
+    assert types["观众"] == "BIGINT" and types["日期"] == "DATE"
+    assert [r[1] for r in rows] == [1200, None, 900, 2000, None] and rows[1][3] is None
+    assert report.blank_marks == {"观众": ["N/A", "tbd"], "日期": ["—"]}
+    assert types["进球"] == "VARCHAR" and [r[2] for r in rows] == ["3", "–", "4", "待定", "-"], (
+        "a dash among numbers may mean none (0): the column stays as written"
+    )
     assert types["名次"] == "VARCHAR" and rows[1][4] == "DNF", "a word beside numbers says something: kept as text"
     profile = profile_table(tmp_path / "m.duckdb")
     assert all(c.blank_marks == [] for c in profile.columns), "the table alone knows nothing of the file's marks"
 
 
 def test_a_column_of_marks_beside_one_number_stays_text(tmp_path):
-    report, types, rows = ingest(write(tmp_path, "o.csv", "a,b\n1,-\n2,5\n3,—\n"))
-    assert types["b"] == "VARCHAR" and report.blank_marks == {} and [r[1] for r in rows] == ["-", "5", "—"]
+    report, types, rows = ingest(write(tmp_path, "o.csv", "a,b\n1,N/A\n2,5\n3,TBD\n"))
+    assert types["b"] == "VARCHAR" and report.blank_marks == {} and [r[1] for r in rows] == ["N/A", "5", "TBD"]
 
 
 def test_numbers_with_thousands_separators_are_numbers(tmp_path):

@@ -345,5 +345,6 @@ def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, fol
         labels.append(filter_label(anchor.column, "!=", anchor.value, plan.lang))
         plan.filter_labels = labels
         lines += writer.filters_line()
+        lines += plan.notes
     lines += [f">> {q}" for q in follow_ups]
     return "\n".join(lines)

@@ -127,6 +127,13 @@ class Writer:
         shown = self.shown()
         if not self.result.rows or not shown:
             return [_("The query returned no rows.")]
+        if self.nothing_matched() and self.plan.notes and self.result.rows:  # a row may hold a mark, not a number
+            return [
+                _(
+                    "There is no value to report: either no row matches these conditions, or the rows that match "
+                    "hold no value there."
+                )
+            ]
         if self.nothing_matched():  # nothing matched: say so, not "is —"
             return [_("No rows match these conditions, so there is no value to report.")]
         head = shown[0]
@@ -311,15 +318,13 @@ class Writer:
         return lines
 
 
-_COMPARED = frozenset({">", ">=", "<", "<=", "between"})
-
-
 def blank_notes(plan: Plan, profile: TableProfile) -> list[str]:
-    """ "Rows where Attendance reads “N/A” have no number there and are left out": said for each column the plan
-    computes on, compares or orders by whose file had marks in place of values (ColumnProfile.blank_marks)."""
+    """ "Rows where Attendance reads “N/A” have no value there and are left out": said for each column the plan
+    computes on, filters, groups or orders by whose file had marks in place of values (ColumnProfile.blank_marks)."""
     used = [c for m in plan.metrics for c in (m.column, m.column2) if c]
-    used += [f.column for f in plan.filters if f.op in _COMPARED]
-    used += [s.by for s in plan.sort]
+    used += [f.column for f in [*plan.filters, *(w for m in plan.metrics for w in m.where)] if f.op != "is_null"]
+    used += [g.column for g in plan.groups] + [s.by for s in plan.sort]
+    used += [plan.anchor.measured] if plan.anchor is not None else []
     marked = {c.name: c.blank_marks for c in profile.columns if c.blank_marks}
     notes = []
     with speaking(plan.lang):

@@ -35,6 +35,7 @@ from apps.agent.offline.timewords import TimeFilter, default_grain, find_grain, 
 from apps.agent.offline.wording import speaking
 from apps.datasets.ingest.profile import TableProfile
 from apps.datasets.query.resolve import adds_up_what_follows
+from apps.datasets.query.spec import Filter
 
 _HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次个])")
 _SOLD = r"(?:卖|售|销售)(?:了|出|掉)?(?:去)?了?\s*"  # 卖了, 卖出去, 售出, 销售了
@@ -534,6 +535,10 @@ class Analyzer:
                 name = self.time_col.name
             plan.groups.append(Group(self.time_col.name, name, grain if self.time_col.category == "time" else None))
             plan.time_group = name
+            if self.time_col.null_ratio > 0:  # a row without a date is in no period ("TBD" read as blank)
+                plan.filters.append(Filter(column=self.time_col.name, op="is_null", value=False))
+                with speaking(self.lang):
+                    plan.filter_labels.append(_("%(column)s is not blank") % {"column": self.time_col.name})
         for column in self._both_sides():  # "会员和非会员的客单价": one group each, not a filter on one side
             plan.groups.append(Group(column, column))
             self.terms = [t for t in self.terms if t.column != column]

@@ -120,6 +120,8 @@ class ClauseLabels:
     after: str = ""
     signed: bool = False  # the number is written with a minus sign
     following: str = ""  # the text right after the number, up to the next number or the clause's end (12 at most)
+    sentence_before: str = ""  # the number's sentence before it and after it (a grouped-by number names its row)
+    sentence_after: str = ""
 
     def shown(self) -> list[str]:
         return [*self.values, *sorted(self.periods)]
@@ -200,7 +202,17 @@ class Binder:
         # mark ends it first ("X 元环比增长 71.3%": 环比 names the change), else the nearest one before it.
         tail = _MEASURE_END.split(draft[end:after], maxsplit=1)[0] if after > end else ""
         signed = draft[start : start + 1] in _MINUS or lead.rstrip()[-1:] in _MINUS  # "-5%", "- 5%"
-        return ClauseLabels(values, periods, lead, lead, tail, signed, draft[end : min(after, end + 12)])
+        return ClauseLabels(
+            values,
+            periods,
+            lead,
+            lead,
+            tail,
+            signed,
+            draft[end : min(after, end + 12)],
+            draft[sentence[0] : start],
+            draft[end : sentence[1]],
+        )
 
     def _sentence_labels(self, left: int, right: int) -> tuple[list[str], set[str]]:
         """The labels of a sentence, as the union of its clauses' (each read once)."""
@@ -325,8 +337,10 @@ class Binder:
     def _measure_agrees(self, result: _Result, where: Provenance, labels: ClauseLabels) -> bool:
         if where.row is None:
             return True
-        if where.column in result.keys and norm(labels.text).endswith(norm(where.column)):
+        if where.column in result.keys and _ends_with_name(labels.text, where.column):
             return True  # "Week 15": a number the query grouped by, said right after its column's name, is a label
+        if not _keys_named_agree(result, where, labels):
+            return False  # "Week 3 … 72,000" where 72,000 is Week 7's, or "Week 61000"
         words, said = self._measures_named(labels)
         named: set[str] = set()
         for word in words:
@@ -364,6 +378,32 @@ class Binder:
             return f"{where.column} of step {where.step}"
         names = [str(v) for v in facts.rows[where.row] if is_label_text(v) or _is_period_like(v)]
         return f"{where.column} of the row {', '.join(names) or where.row} (step {where.step})"
+
+
+def _ends_with_name(text: str, column: str) -> bool:
+    """The text ends with the column's name as a word of its own ("in Week", never "Frank" for Rank)."""
+    return re.search(rf"(?<![^\W_]){re.escape(norm(column))}\s*$", norm(text)) is not None
+
+
+def _keys_named_agree(result: _Result, where: Provenance, labels: ClauseLabels) -> bool:
+    """A number the query grouped by, written after its column's name ("Week 3"), names a row: a number written
+    right after that name must be one of the column's values, and the other numbers of the sentence must be the
+    named row's (the nearest name before them, else the first after)."""
+    if where.row is None or where.row >= len(result.facts.rows) or where.column in result.keys:
+        return True
+    row = result.facts.rows[where.row]
+    before, after = norm(labels.sentence_before), norm(labels.sentence_after)
+    for key in result.keys & result.columns:
+        if _ends_with_name(before, key):
+            return False  # "Week 61000": written as a Week, but it is another column's number
+        value = row[result.position(key)] if result.position(key) < len(row) else None
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        named = re.compile(rf"(?<![^\W_]){re.escape(norm(key))}\s+(-?\d[\d,]*(?:\.\d+)?)(?![\d.])")
+        said = [m.group(1) for m in named.finditer(before)][-1:] or [m.group(1) for m in named.finditer(after)][:1]
+        if said and float(said[0].replace(",", "")) != float(value):
+            return False
+    return True
 
 
 class _Result:

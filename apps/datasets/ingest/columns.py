@@ -409,50 +409,82 @@ def _says_unit(name: str, unit: str) -> bool:
     return re.search(rf"(?<![^\W\d_]){re.escape(said)}(?![^\W\d_])", folded) is not None
 
 
-# Marks people write in a cell instead of a number or a date: "N/A", "—", "TBD", 待定. In a column whose other
-# values are all numbers (or all dates) they say "no value": read as blank, the column becomes numbers, and the
-# profile keeps the marks (ColumnProfile.blank_marks) so that answers computed on it can say so.
-BLANK_MARKS = ("n/a", "na", "n.a.", "-", "--", "—", "–", "?", "tbd", "tba", "待定", "暂无", "不详")
-_IS_MARK = "LOWER(TRIM(__c__)) IN (" + ", ".join(f"'{m}'" for m in BLANK_MARKS) + ")"
-_WITHOUT_MARKS = f"CASE WHEN {_IS_MARK} THEN NULL ELSE __c__ END"
-_MARKS_WRITTEN = f"LIST(DISTINCT TRIM(__c__)) FILTER (WHERE {_IS_MARK})"
+# Marks people write in a cell instead of a value: "N/A", "TBD", 待定. In a column whose other values are all
+# numbers (or all dates) they say "no value": read as blank, the column becomes numbers, and the profile keeps the
+# marks (ColumnProfile.blank_marks) so that answers computed on it can say so. A dash is such a mark only among
+# dates: among numbers ("Goals: –") it often means none, 0, and read as blank it would change a minimum, an
+# average or a count, so a column of numbers and dashes stays text.
+NO_VALUE_MARKS = ("n/a", "na", "n.a.", "?", "tbd", "tba", "待定", "暂无", "不详")
+DASH_MARKS = ("-", "--", "—", "–")
 MIN_VALUES_BESIDE_MARKS = 2  # a column of marks and one number is no column of numbers
-_TYPED_RULES = tuple(rule for rule in NARROWER["VARCHAR"] if rule[0] != "BOOLEAN") + UNIT_RULES
+
+
+def _marks_sql(marks: tuple[str, ...]) -> tuple[str, str, str]:
+    """(is a mark, the value without marks, the marks written) as templates over __c__."""
+    is_mark = "LOWER(TRIM(__c__)) IN (" + ", ".join(f"'{m}'" for m in marks) + ")"
+    return (
+        is_mark,
+        f"CASE WHEN {is_mark} THEN NULL ELSE __c__ END",
+        f"LIST(DISTINCT TRIM(__c__)) FILTER (WHERE {is_mark})",
+    )
+
+
+_FOR_NUMBERS = _marks_sql(NO_VALUE_MARKS)
+_FOR_DATES = _marks_sql(NO_VALUE_MARKS + DASH_MARKS)
+# each typing rule of text with the marks it reads as blank: dates take dashes too, numbers do not
+_MARKED_RULES = tuple(
+    (rule, _FOR_DATES if rule[0] in ("DATE", "TIMESTAMP") else _FOR_NUMBERS)
+    for rule in (*NARROWER["VARCHAR"], *UNIT_RULES)
+    if rule[0] != "BOOLEAN"
+)
 
 
 def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
-    """Text columns whose values are numbers or dates but for marks such as "N/A" or "—": the marks become blank
-    (module comment above BLANK_MARKS), so that typing then makes the column numbers or dates. Returns the marks
-    as written, per column. A column where anything else stands beside the numbers ("DNF", "3,000/2,000") is
-    left as it is: those cells say something."""
+    """Text columns whose values are numbers or dates but for marks such as "N/A" (module comment above
+    NO_VALUE_MARKS): the marks become blank, so that typing then makes the column numbers or dates. Returns the
+    marks as written, per column. A column where anything else stands beside the numbers ("DNF", "3,000/2,000")
+    is left as it is: those cells say something. As in typing, the first rows rule most columns out."""
     described = con.execute('DESCRIBE "data"').fetchall()
     names = [row[0] for row in described]
     texts = [row[0] for row in described if _family(row[1]) == "VARCHAR"]
     if not texts:
         return {}
-    marked = _verdicts(
-        con,
-        [_rule_sql(f"BOOL_OR({_IS_MARK}) AND COUNT({_WITHOUT_MARKS}) >= {MIN_VALUES_BESIDE_MARKS}", n) for n in texts],
-        _DATA,
-    )
-    candidates = [(name, rule) for name, ok in zip(texts, marked, strict=True) if ok for rule in _TYPED_RULES]
-    if not candidates:
+    is_mark, without, _written = _FOR_DATES
+    enough = f"BOOL_OR({is_mark}) AND COUNT({without}) >= {MIN_VALUES_BESIDE_MARKS}"
+    marked = _verdicts(con, [_rule_sql(enough, n) for n in texts], _DATA)
+    candidates = [
+        (name, rule, marks) for name, ok in zip(texts, marked, strict=True) if ok for rule, marks in _MARKED_RULES
+    ]
+    sample = exp.select(exp.Star()).from_(_DATA.copy()).limit(2000).subquery("sample")
+    for source in (sample, _DATA):
+        if not candidates:
+            return {}
+        tests = [
+            _rule_sql(f"({rule[1].replace(_MARKER, f'({marks[1]})')}) AND BOOL_OR({marks[0]})", name)
+            if source is _DATA
+            else _rule_sql(rule[1].replace(_MARKER, f"({marks[1]})"), name)
+            for name, rule, marks in candidates
+        ]
+        verdicts = _verdicts(con, tests, source)
+        candidates = [item for item, ok in zip(candidates, verdicts, strict=True) if ok]
+    chosen: dict[str, tuple[str, str, str]] = {}
+    for name, _rule, marks in candidates:  # narrowest rule first, as typing will choose
+        chosen.setdefault(name, marks)
+    if not chosen:
         return {}
-    tests = [_rule_sql(rule[1].replace(_MARKER, f"({_WITHOUT_MARKS})"), name) for name, rule in candidates]
-    verdicts = _verdicts(con, tests, _DATA)
-    fitting = list(dict.fromkeys(name for (name, _rule), ok in zip(candidates, verdicts, strict=True) if ok))
-    if not fitting:
-        return {}
-    written = _verdicts(con, [_rule_sql(_MARKS_WRITTEN, n) for n in fitting], _DATA)
-    marks = {name: sorted(found or []) for name, found in zip(fitting, written, strict=True)}
+    written = _verdicts(con, [_rule_sql(chosen[n][2], n) for n in chosen], _DATA)
+    found = {  # "N/A" and "n/a" are one mark, said as first written
+        name: sorted({m.casefold(): m for m in sorted(marks or [], reverse=True)}.values())
+        for name, marks in zip(chosen, written, strict=True)
+    }
     outputs: list[exp.Expr] = [
-        exp.alias_(fill(_WITHOUT_MARKS, "duckdb", c=_column(n)), exp.to_identifier(n, quoted=True))
-        if n in marks
+        exp.alias_(fill(chosen[n][1], "duckdb", c=_column(n)), exp.to_identifier(n, quoted=True))
+        if n in chosen
         else _column(n)
         for n in names
     ]
     _rewrite(con, outputs)
-    return marks
+    return found
 
 
 def type_columns(con: duckdb.DuckDBPyConnection, report: IngestReport, sources: tuple[str, ...]) -> None:
