@@ -38,6 +38,7 @@ EXAMPLES = {
     "net_measure": ("扣除退货金额后的销售金额", RETURNS),
     "time_edge": ("最早的下单日期是哪天", ORDERS),
     "distribution": ("金额的分布情况", ORDERS),
+    "tied_extreme": ("有几个产品的金额最高", ORDERS),
     "extreme_rows": ("金额最大的一笔订单是哪一单", ORDERS),
     "aggregate": ("各地区的销售额", ORDERS),
 }

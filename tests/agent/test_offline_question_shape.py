@@ -903,7 +903,7 @@ def test_chart_positions_are_places_and_a_word_of_two_columns_is_asked_about(csv
     assert "count is 3" not in response.answer and not response.tables, response.answer
 
 
-def test_a_year_or_later_keeps_that_year_and_a_superlative_on_text_places_is_asked(csv_binding):
+def test_a_year_or_later_keeps_that_year_and_a_best_place_leaves_dnf_out(csv_binding):
     rows = [[2001, "Worlds", "3rd"], [2002, "Games", "1st"], [2003, "Worlds", "DNF"], [2004, "Games", "1st"]]
     rows += [[2005, "Worlds", "8th"]]
     binding = table(csv_binding, "career.csv", ["Year", "Competition", "Position"], rows)
@@ -914,8 +914,9 @@ def test_a_year_or_later_keeps_that_year_and_a_superlative_on_text_places_is_ask
     ]:
         response = verified(binding, question)
         assert first in response.answer.split("\n")[0], (question, response.answer)
-    response = ask(binding, "what was his best position?")  # no measure to offer: said, not asked with choices
-    assert "holds text" in response.answer and not response.tables, response.answer
+    response = verified(binding, "what was his best position?")  # DNF is no place: left out, and said
+    assert "2002" in response.answer and "2004" in response.answer and "2001" not in response.answer
+    assert "Position reads “DNF”" in response.answer, response.answer
 
 
 def test_a_negated_or_joined_presence_is_read_or_reported_never_reversed(csv_binding):
@@ -1191,3 +1192,23 @@ def test_groups_with_at_least_n_rows_count_the_rows_that_name_them(csv_binding):
     episodes = table(csv_binding, "shows.csv", ["Show", "Episodes"], [["A", "18"], ["B", "06"], ["C", "03"]])
     response = ask(episodes, "how many shows had at least 5 episodes?")
     assert "number of Episodes" not in response.answer, "episodes written as numbers are an amount, not rows"
+
+
+def test_how_many_share_the_top_value_counts_the_ties_and_a_superlative_ranks_the_column_it_is_said_on(csv_binding):
+    rows = [["Alpha", 10, 3, 40], ["Beta", 10, 5, 33], ["Gamma", 8, 5, 21], ["Delta", 10, 1, 19], ["Eps", 4, 2, 19]]
+    binding = table(csv_binding, "league.csv", ["Team", "Seasons", "Wins", "Goals"], rows)
+    assert verified(binding, "how many teams had the most seasons?").answer.startswith(
+        "Seasons 10 is the highest; number of teams: 3."
+    ), "a column of how many seasons is a measure, not a position; the three tied teams are counted"
+    assert (
+        "Goals 19 is the lowest; number of teams: 2."
+        in verified(binding, "how many teams scored the fewest goals?").answer
+    )
+    assert "Wins 5 最高；Team数：2。" in verified(binding, "Wins最多的Team有几个？").answer
+    assert "total Seasons is 42" in verified(binding, "how many seasons in total?").answer
+    response = ask(binding, "how many goals did the team with the most wins score?")
+    assert "Alpha" not in response.answer, "ranked by Goals, the team with the most goals is not the one asked for"
+    bonus = [[1, "Eng", 100, 5], [2, "Eng", 120, 7], [3, "Sales", 190, 9], [4, "HR", 80, 1]]
+    staff = table(csv_binding, "staff.csv", ["employee_id", "department", "salary", "bonus"], bonus)
+    answer = verified(staff, "Which department paid the most bonus in total?").answer
+    assert "Eng" in answer.split("\n")[0] and "12" in answer, "the bonus ranks, not the salary a verb implies"

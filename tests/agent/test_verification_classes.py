@@ -270,3 +270,41 @@ def test_a_numeric_group_key_after_its_name_is_a_label_and_names_its_row():
         "The highest total Attendance is in Week 61000.",  # not a week at all
     ):
         assert not passed(wrong), wrong
+
+
+def test_a_superlative_said_on_a_column_is_applied_only_by_ranking_that_column():
+    """ "the team with the most wins": a ranking by Goals that shows total Wins beside it answers another question,
+    however real its numbers; ranked by Wins (its sum, a sort on it, or its max) it passes."""
+    vocab = Vocabulary.from_profiles(
+        [
+            {
+                "columns": [
+                    {"name": "Team", "kind": "text", "role": "dimension", "values": ["Alpha", "Beta", "Gamma"]},
+                    {"name": "Wins", "kind": "integer", "role": "measure"},
+                    {"name": "Goals", "kind": "integer", "role": "measure"},
+                ]
+            }
+        ]
+    )
+    sums = [
+        {"name": "total Goals", "func": "sum", "column": "Goals"},
+        {"name": "total Wins", "func": "sum", "column": "Wins"},
+    ]
+
+    def ranked(by, rows):
+        spec = {"group_by": ["Team"], "aggregations": sums, "sort": [{"by": by, "desc": True}], "limit": 1}
+        return query(spec, ["Team", "total Goals", "total Wins"], rows)
+
+    def passed(question, draft, call):
+        return verify(VerifyInput(question=question, draft=draft, tool_calls=[SCHEMA, call], vocabulary=vocab)).passed
+
+    question = "which team had the most wins?"
+    by_goals = ranked("total Goals", [["Alpha", 40, 3]])
+    assert not passed(
+        question, "The Team with the highest total Goals is Alpha (total Goals 40, total Wins 3).", by_goals
+    )
+    by_wins = ranked("total Wins", [["Beta", 33, 5]])
+    assert passed(question, "The Team with the highest total Wins is Beta (total Wins 5, total Goals 33).", by_wins)
+    largest = query({"aggregations": [{"name": "max Wins", "func": "max", "column": "Wins"}]}, ["max Wins"], [[5]])
+    assert passed("what is the highest wins?", "max Wins is 5.", largest)
+    assert not passed("Goals最多的Team是哪个？", "Wins合计最高的Team是Beta（Wins合计 5）。", by_wins)

@@ -113,11 +113,11 @@ def test_marks_in_place_of_numbers_are_read_as_blank_and_recorded(tmp_path):
     report, types, rows = ingest(write(tmp_path, "m.csv", text))
     assert types["观众"] == "BIGINT" and types["日期"] == "DATE"
     assert [r[1] for r in rows] == [1200, None, 900, 2000, None] and rows[1][3] is None
-    assert report.blank_marks == {"观众": ["N/A", "tbd"], "日期": ["—"]}
+    assert report.blank_marks == {"观众": ["N/A", "tbd"], "日期": ["—"], "名次": ["DNF"]}
     assert types["进球"] == "VARCHAR" and [r[2] for r in rows] == ["3", "–", "4", "待定", "-"], (
         "a dash among numbers may mean none (0): the column stays as written"
     )
-    assert types["名次"] == "VARCHAR" and rows[1][4] == "DNF", "a word beside numbers says something: kept as text"
+    assert types["名次"] == "BIGINT" and rows[1][4] is None, "DNF among places: no place reached, and said so"
     profile = profile_table(tmp_path / "m.duckdb")
     assert all(c.blank_marks == [] for c in profile.columns), "the table alone knows nothing of the file's marks"
 
@@ -125,6 +125,15 @@ def test_marks_in_place_of_numbers_are_read_as_blank_and_recorded(tmp_path):
 def test_a_column_of_marks_beside_one_number_stays_text(tmp_path):
     report, types, rows = ingest(write(tmp_path, "o.csv", "a,b\n1,N/A\n2,5\n3,TBD\n"))
     assert types["b"] == "VARCHAR" and report.blank_marks == {} and [r[1] for r in rows] == ["N/A", "5", "TBD"]
+
+
+def test_race_times_beside_dsq_are_seconds_and_a_cell_of_two_numbers_keeps_text(tmp_path):
+    text = 'Athlete,Time,Result,Capacity\nA,5:38.62,14.39,"17,895"\nB,DSQ,DNS,"3,000/2,000"\nC,6:03.41,13.09,"1,500"\n'
+    report, types, rows = ingest(write(tmp_path, "r.csv", text))
+    assert types["Time (s)"] == "DOUBLE" and types["Result"] == "DOUBLE"
+    assert [r[1] for r in rows] == [338.62, None, 363.41] and rows[1][2] is None
+    assert report.blank_marks == {"Time (s)": ["DSQ"], "Result": ["DNS"]}
+    assert types["Capacity"] == "VARCHAR", "“3,000/2,000” says two numbers: the column stays as written"
 
 
 def test_numbers_with_thousands_separators_are_numbers(tmp_path):

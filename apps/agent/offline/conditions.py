@@ -377,10 +377,11 @@ _NOT_FINISHED = re.compile(r"(?:dnf|dns|dsq|dnq|ret|retired|nc|did not finish|wi
 
 
 def _unfinished_rows(a: Analyzer) -> bool:
-    """Whether some cells say a row did not finish (DNF, Ret, DNS): "finished" then picks rows."""
-    return any(
-        _NOT_FINISHED.fullmatch(str(v).strip()) for view in a.schema.views if view.kind == "text" for v in view.values
-    )
+    """Whether some cells say a row did not finish (DNF, Ret, DNS): "finished" then picks rows. Such marks among
+    times or places were read as blank at ingest, and the profile keeps them."""
+    marks = [m for c in a.profile.columns for m in c.blank_marks]
+    texts = [v for view in a.schema.views if view.kind == "text" for v in view.values]
+    return any(_NOT_FINISHED.fullmatch(str(v).strip()) for v in [*texts, *marks])
 
 
 # Things people add up, not rows they list: "how many points", "the total number of goals". Counted where no

@@ -796,3 +796,17 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     if cues.quantile is not None:
         cues.agg_words.append((len(text), len(text), "quantile"))
     return cues
+
+
+# A superlative written right on a measure's name: "the most seasons", "the fewest goals", "销售额最高"
+_SUPERLATIVE_BEFORE = re.compile(
+    r"(?<![a-z])(?:the\s+)?(?:(?P<high>most|highest|greatest|largest)|(?P<low>fewest|least|lowest|smallest))\s+$"
+)
+_ZH_SUPERLATIVE_AFTER = re.compile(r"\s*(?:的)?\s*最(?:(?P<high>高|多|大)|(?P<low>低|少|小))")
+
+
+def superlative_on(text: str, term: Term, lang: str) -> re.Match[str] | None:
+    """The superlative said on this column's name (group "low" when it is the lowest), or None."""
+    if lang == "zh":
+        return _ZH_SUPERLATIVE_AFTER.match(text, term.end)
+    return _SUPERLATIVE_BEFORE.search(text, 0, term.start)

@@ -152,21 +152,13 @@ class Writer:
             return [_("The query returned no rows (the filters may be too narrow).")]
         count = "{{" + f"{self.result.ref}.row_count" + "}}"
         said = {"groups": names(keys), "measure": self.plan.shown[0].name if self.plan.shown else "", "count": count}
+        if self.plan.question_kind == "tied_extreme":
+            return self.tied_count(said, keys[0])
         if self.plan.kind == "ranking":
             if self.plan.single_best and len(self.result.rows) > 1:
                 return self.tied(keys, said)
             if len(self.result.rows) == 1 or self.plan.limit == 1:
-                said |= {"label": self.label(0, keys[-1]), "values": self.row_values(0)}
-                edge = self.time_edge()
-                if edge is not None:  # "what was her first role": the one at the earliest time, said so
-                    return [_("The %(groups)s with the %(edge)s is %(label)s (%(values)s).") % {**said, "edge": edge}]
-                if len(keys) == 1 and self._numbered(0, keys[0]):  # "Week 15 has …": the number after its name
-                    if self.plan.ascending:
-                        return [_("The lowest %(measure)s is in %(groups)s %(label)s (%(values)s).") % said]
-                    return [_("The highest %(measure)s is in %(groups)s %(label)s (%(values)s).") % said]
-                if self.plan.ascending:
-                    return [_("The %(groups)s with the lowest %(measure)s is %(label)s (%(values)s).") % said]
-                return [_("The %(groups)s with the highest %(measure)s is %(label)s (%(values)s).") % said]
+                return self.best(said, keys)
             if self.plan.ascending:
                 head = _("Ranked by %(measure)s (lowest first):") % said
             else:
@@ -179,6 +171,27 @@ class Writer:
         if self.result.row_count > MAX_LISTED:
             lines.append(_("... the rest is in the table."))
         return lines
+
+    def best(self, said: dict[str, str], keys: list[str]) -> list[str]:
+        """The one group ranked first, named with its values."""
+        said |= {"label": self.label(0, keys[-1]), "values": self.row_values(0)}
+        edge = self.time_edge()
+        if edge is not None:  # "what was her first role": the one at the earliest time, said so
+            return [_("The %(groups)s with the %(edge)s is %(label)s (%(values)s).") % {**said, "edge": edge}]
+        if len(keys) == 1 and self._numbered(0, keys[0]):  # "Week 15 has …": the number after its name
+            if self.plan.ascending:
+                return [_("The lowest %(measure)s is in %(groups)s %(label)s (%(values)s).") % said]
+            return [_("The highest %(measure)s is in %(groups)s %(label)s (%(values)s).") % said]
+        if self.plan.ascending:
+            return [_("The %(groups)s with the lowest %(measure)s is %(label)s (%(values)s).") % said]
+        return [_("The %(groups)s with the highest %(measure)s is %(label)s (%(values)s).") % said]
+
+    def tied_count(self, said: dict[str, str], key: str) -> list[str]:
+        """ "how many teams had the most seasons": the top value, then how many hold it (ties counted)."""
+        said |= {"label": self.label(0, key), "value": self.value(0, said["measure"], None)}
+        if self.plan.ascending:
+            return [_("%(groups)s %(label)s is the lowest; %(measure)s: %(value)s.") % said]
+        return [_("%(groups)s %(label)s is the highest; %(measure)s: %(value)s.") % said]
 
     def time_edge(self) -> str | None:
         """ "earliest Year" when the groups are ranked by the earliest (or latest) time of each (time_edge.py),

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from apps.agent.clarification import Clarification
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline import lookup
-from apps.agent.offline.cues import find_words, threshold_label
+from apps.agent.offline.cues import find_words, superlative_on, threshold_label
 from apps.agent.offline.plan import Group, Lang, Metric, Plan, Shown
 from apps.agent.offline.schema_terms import ColumnView, Term, fold, singular
 from apps.agent.offline.shaping import PLACEHOLDERS, finish_plan
@@ -109,7 +109,11 @@ class MetricBuilder:
                 seen.add(t.column)
                 self.measures.append(t)
         named = [t for t in self.measures if a._before(t, ("按照", "按", "by", "in terms of", "based on"), 4)]
-        if named and a.cues.ranking:  # "卖得最好的产品（按销售额）": the measure named after 按 ranks
+        # "卖得最好的产品（按销售额）": the measure named after 按 ranks; "which department paid the most bonus":
+        # the one the superlative is said on, not the one a verb implied (paid: salary)
+        on = [t for t in self.measures if superlative_on(a.text, t, a.lang)]
+        named = named or (on if len(on) == 1 else [])
+        if named and a.cues.ranking:
             self.measures = named
         self.flags = a.columns("flag")
         self.used: set[int] = set()

@@ -140,7 +140,7 @@ class ColumnView:
     def ordinal(self) -> bool:
         """Numbers that name a position or an occasion (rank, round, pick, season, 名次, 序号): added up they
         mean nothing."""
-        words = name_words(self.name)
+        words = re.findall(r"[a-z0-9]+", fold(self.name))  # as written: "Seasons" counts seasons, "Season" is one
         return self.category == "measure" and (
             any(w in _ORDINAL_WORDS for w in words) or "#" in self.name or any(h in self.name for h in _ORDINAL_ZH)
         )

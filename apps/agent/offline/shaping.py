@@ -191,9 +191,12 @@ def add_windows(b: MetricBuilder) -> None:
         plan.shown.insert(1, Shown(name))
 
 
+_OWN_ORDER = ("tied_extreme",)  # kinds whose rows are ordered and cut by what they compute, not by the ranking
+
+
 def add_order(b: MetricBuilder) -> None:
     plan, cues = b.plan, b.a.cues
-    if plan.row_columns or not plan.shown:
+    if plan.row_columns or not plan.shown or plan.question_kind in _OWN_ORDER:
         return
     primary = plan.shown[0].name
     if cues.ranking and plan.groups:

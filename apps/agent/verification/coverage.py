@@ -161,10 +161,59 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
         for m in rx.finditer(question)
         if not _AVERAGED.search(question[max(0, m.start() - 12) : m.start()])  # "average monthly MRR" is an average
     ][:3]
-    anchors += [Anchor(m.group(0), "operation", op) for op, rx in _OP_RE.items() for m in rx.finditer(question)][:4]
+    operations = [(m, op) for op, rx in _OP_RE.items() for m in rx.finditer(question)][:4]
+    anchors += [Anchor(m.group(0), "operation", op) for m, op in operations]
     if vocab is not None:
+        anchors += _extremes_of_columns(question, operations, vocab)
         anchors += _data_anchors(asked, vocab)
     return _unique(anchors)
+
+
+# "the most wins", "销售额最高": a superlative said right next to a column's name ranks by that column
+_EXTREME_GAP_EN = re.compile(r"\s{1,2}(?:the\s+)?(?:number\s+of\s+|amount\s+of\s+)?")
+_EXTREME_GAP_ZH = re.compile(r"的?\s*")
+
+
+def _extremes_of_columns(
+    question: str, operations: Sequence[tuple[re.Match[str], str]], vocab: Vocabulary
+) -> list[Anchor]:
+    """One anchor per superlative written beside a column's name ("the most wins", "wins最多"): it is applied only
+    where a query ranks or takes the extreme by that column, not by another one beside it (_extreme_applied)."""
+    finder = LabelFinder()
+    words = vocab.column_words()
+    for word in words:
+        finder.add(word)
+    spans = finder.find_spans(question)
+    out = []
+    for m, op in operations:
+        if op not in ("max", "min"):
+            continue
+        for word, start, end in spans:
+            after = _EXTREME_GAP_EN.fullmatch(question, m.end(), start) is not None and m.end() < start
+            before = end <= m.start() and _EXTREME_GAP_ZH.fullmatch(question, end, m.start()) is not None
+            if after or (before and not question[m.start() : m.end()].isascii()):
+                text = question[min(m.start(), start) : max(m.end(), end)]
+                out.append(Anchor(text, "operation", f"{op}@{words[word]}"))
+                break
+    return out
+
+
+def _extreme_applied(op: str, column: str, fact: QueryFacts) -> str | None:
+    """The highest or lowest by `column`: its own max/min, a sort or a rank by it or by an aggregation of it. A
+    query written as SQL is not read this closely (its own check applies)."""
+    spec = fact.spec
+    if spec is None:
+        return _operation_applied(op, fact)
+    on = {a.name for a in spec.aggregations if a.column == column} | {column}
+    on |= {g.alias or g.column for g in spec.group_by if g.column == column}
+    if any(a.func in ("max", "min") and a.column == column for a in spec.aggregations):
+        return _("computed (%(how)s)") % {"how": op}
+    ranked = {w.name for w in spec.windows if w.func == "rank" and w.of in on}
+    if spec.sort and (spec.sort[0].by in on or spec.sort[0].by in ranked):
+        return _("sorted by %(column)s") % {"column": column}
+    if ranked and any(h.column in ranked for h in spec.having):
+        return _("ranked by %(column)s") % {"column": column}
+    return None
 
 
 _SHORT_YEAR = re.compile(r"\s?年(?![龄级])")
@@ -261,6 +310,9 @@ def _applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) -> str 
         return _number_applied(anchor, fact)
     if kind == "grain":
         return _grain_applied(key, fact)
+    if "@" in key:
+        op, column = key.split("@", 1)
+        return _extreme_applied(op, column, fact)
     return _operation_applied(key, fact)
 
 

@@ -413,9 +413,12 @@ def _says_unit(name: str, unit: str) -> bool:
 # numbers (or all dates) they say "no value": read as blank, the column becomes numbers, and the profile keeps the
 # marks (ColumnProfile.blank_marks) so that answers computed on it can say so. A dash is such a mark only among
 # dates: among numbers ("Goals: –") it often means none, 0, and read as blank it would change a minimum, an
-# average or a count, so a column of numbers and dashes stays text.
+# average or a count, so a column of numbers and dashes stays text. Among numbers (times, distances, places), the
+# marks of a result not reached ("DNF", "DSQ", "NM", "Ret") say there is none: such a row has no time, no mark and
+# no place to compare, and the profile keeps what it said.
 NO_VALUE_MARKS = ("n/a", "na", "n.a.", "?", "tbd", "tba", "待定", "暂无", "不详")
 DASH_MARKS = ("-", "--", "—", "–")
+NO_RESULT_MARKS = ("dnf", "dns", "dsq", "dq", "dnq", "dnp", "nm", "nh", "ret", "ret.", "wd", "nc", "未完成", "弃权")
 MIN_VALUES_BESIDE_MARKS = 2  # a column of marks and one number is no column of numbers
 
 
@@ -429,8 +432,9 @@ def _marks_sql(marks: tuple[str, ...]) -> tuple[str, str, str]:
     )
 
 
-_FOR_NUMBERS = _marks_sql(NO_VALUE_MARKS)
+_FOR_NUMBERS = _marks_sql(NO_VALUE_MARKS + NO_RESULT_MARKS)
 _FOR_DATES = _marks_sql(NO_VALUE_MARKS + DASH_MARKS)
+_ANY_MARK = _marks_sql(NO_VALUE_MARKS + DASH_MARKS + NO_RESULT_MARKS)
 # each typing rule of text with the marks it reads as blank: dates take dashes too, numbers do not
 _MARKED_RULES = tuple(
     (rule, _FOR_DATES if rule[0] in ("DATE", "TIMESTAMP") else _FOR_NUMBERS)
@@ -449,7 +453,7 @@ def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     texts = [row[0] for row in described if _family(row[1]) == "VARCHAR"]
     if not texts:
         return {}
-    is_mark, without, _written = _FOR_DATES
+    is_mark, without, _written = _ANY_MARK
     enough = f"BOOL_OR({is_mark}) AND COUNT({without}) >= {MIN_VALUES_BESIDE_MARKS}"
     marked = _verdicts(con, [_rule_sql(enough, n) for n in texts], _DATA)
     candidates = [

@@ -26,6 +26,7 @@ from apps.agent.offline.kinds import (
     period_change,
     share,
     subject_rate,
+    tied_extreme,
     time_edge,
     to_date,
 )
@@ -47,6 +48,7 @@ REGISTRY: tuple[Kind, ...] = (
     net_measure.KIND,  # "扣掉优惠之后实际收了多少钱": one measure less another
     time_edge.KIND,  # "最早的下单日期"
     distribution.KIND,  # "金额的分布"
+    tied_extreme.KIND,  # "how many teams had the most seasons": the rows holding the top value, ties counted
     extreme_rows.KIND,  # "金额最高的5笔订单": whole rows, sorted
     aggregate.KIND,  # totals, averages, counts, distinct counts (the default)
 )
