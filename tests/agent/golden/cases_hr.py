@@ -115,4 +115,20 @@ HR = [
         lambda df: pd.DataFrame({"job_level": sorted(df.loc[df["location"] == "Shanghai", "job_level"].unique())}),
         ("job_level",),
     ),
+    Case(  # tied_extreme: how many rows hold the top value, ties counted
+        "H16",
+        "hr",
+        "en",
+        "How many employees had the lowest age?",
+        lambda df: table(df.groupby("age").size().sort_index().head(1), "n"),
+        ("age",),
+    ),
+    Case(
+        "H17",
+        "hr",
+        "zh",
+        "年龄最大的员工有几个？",
+        lambda df: table(df.groupby("age").size().sort_index(ascending=False).head(1), "n"),
+        ("age",),
+    ),
 ]
