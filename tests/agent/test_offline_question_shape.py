@@ -1212,3 +1212,16 @@ def test_how_many_share_the_top_value_counts_the_ties_and_a_superlative_ranks_th
     staff = table(csv_binding, "staff.csv", ["employee_id", "department", "salary", "bonus"], bonus)
     answer = verified(staff, "Which department paid the most bonus in total?").answer
     assert "Eng" in answer.split("\n")[0] and "12" in answer, "the bonus ranks, not the salary a verb implies"
+
+
+def test_the_most_in_a_single_period_ranks_the_periods_totals(csv_binding):
+    rows = [["2025-01-03", "华东", 100], ["2025-01-20", "华北", 300], ["2025-02-05", "华东", 250]]
+    rows += [["2025-03-01", "华南", 50], ["2025-03-09", "华东", 90]]
+    orders = table(csv_binding, "orders.csv", ["日期", "地区", "金额"], rows)
+    for question in ("what is the most 金额 in a single month?", "单月最高金额是多少？"):
+        answer = verified(orders, question).answer
+        assert "2025-01" in answer and "400" in answer and "300" not in answer, (question, answer)
+    career = [[1990, 4, 20], [1991, 2, 25], [1992, 0, 18], [1993, 3, 30]]
+    seasons = table(csv_binding, "career.csv", ["Year", "Wins", "Starts"], career)
+    answer = verified(seasons, "what was his greatest number of wins in a year?").answer
+    assert "1990" in answer and "4" in answer, answer

@@ -308,3 +308,27 @@ def test_a_superlative_said_on_a_column_is_applied_only_by_ranking_that_column()
     largest = query({"aggregations": [{"name": "max Wins", "func": "max", "column": "Wins"}]}, ["max Wins"], [[5]])
     assert passed("what is the highest wins?", "max Wins is 5.", largest)
     assert not passed("Goals最多的Team是哪个？", "Wins合计最高的Team是Beta（Wins合计 5）。", by_wins)
+
+
+def test_an_extreme_in_a_single_period_is_the_best_period_total_not_the_largest_row():
+    """ "the most 房费 in a single month": one month's total, the best month; the largest single stay passes no
+    longer, however real its number."""
+    question = "what is the most 房费 in a single month?"
+    row = query(
+        {"columns": ["入住月份", "门店", "房费"], "sort": [{"by": "房费", "desc": True}], "limit": 1},
+        ["入住月份", "门店", "房费"],
+        [["2024-03", "湖景店", 980]],
+    )
+    assert not check(question, "Records with the highest 房费: 1. 2024-03 · 湖景店: 房费 980", row).passed
+    monthly = query(
+        {
+            "group_by": ["入住月份"],
+            "aggregations": [{"name": "total 房费", "func": "sum", "column": "房费"}],
+            "sort": [{"by": "total 房费", "desc": True}],
+            "limit": 1,
+        },
+        ["入住月份", "total 房费"],
+        [["2024-03", 15400]],
+    )
+    verdict = check(question, "The 入住月份 with the highest total 房费 is 2024-03 (total 房费 15,400).", monthly)
+    assert verdict.passed, verdict.reasons

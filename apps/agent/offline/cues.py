@@ -810,3 +810,7 @@ def superlative_on(text: str, term: Term, lang: str) -> re.Match[str] | None:
     if lang == "zh":
         return _ZH_SUPERLATIVE_AFTER.match(text, term.end)
     return _SUPERLATIVE_BEFORE.search(text, 0, term.start)
+
+
+# one period as the unit an extreme is taken over: "in a single year", "in one month", 单月, 单日
+ONE_PERIOD = re.compile(r"(?<![a-z])in (?:a|one|a single) (?:day|month|year|season)(?![a-z])|单月|单日")

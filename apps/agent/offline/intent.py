@@ -18,7 +18,7 @@ from apps.agent.offline import against_row, lookup
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import Readings, ask_sold, read
 from apps.agent.offline.conditions import ask_about_conditions, ask_about_left_out
-from apps.agent.offline.cues import EDGE_WORDS, PLACE_VERB, Cues, Threshold, find_words, read_cues
+from apps.agent.offline.cues import EDGE_WORDS, ONE_PERIOD, PLACE_VERB, Cues, Threshold, find_words, read_cues
 from apps.agent.offline.kinds import period_change, to_date
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.metrics import MetricBuilder
@@ -145,7 +145,15 @@ class Analyzer:
             for m in PLACE_VERB.finditer(self.text):  # "came in 3rd place": the verb of the place read
                 if self.taken.find(1, m.start(), m.end()) == -1:
                     _claim(self.taken, m.start(), m.end())
-        self.grain, self.trend = find_grain(self.text, self.taken)
+        timed = self.time_col.name if self.time_col is not None else None
+        own = tuple((t.start, t.end) for t in self.terms if t.column == timed)  # "in a year" holds "year"
+        self.grain, self.trend = find_grain(self.text, self.taken, own)
+        extremes = [w for w in self.cues.agg_words if w[2] in ("max", "min")]
+        if self.grain and extremes and not self.cues.ranking and ONE_PERIOD.search(self.text):
+            # "the most wins in a single year", "单月最高销售额": each period's total, the best one, not the
+            # largest single row
+            self.cues.agg_words = [w for w in self.cues.agg_words if w not in extremes]
+            self.cues.ranking, self.cues.ascending = True, extremes[0][2] == "min"
 
     def _presence(self, terms: list[Term]) -> tuple[list[Term], list[Threshold]]:
         """ "有退货的记录里": the rows where the measure named is present (above zero), a scope and not a measure."""

@@ -342,12 +342,13 @@ GRAIN_WORDS: dict[str, tuple[str, ...]] = {
     "day": (
         ("每天", "每日", "按天", "按日", "逐日", "日度", "每一天", "daily", "per day", "by day", "each day")
         + ("哪一天", "哪天", "哪一日", "which day", "what day")
+        + ("单日", "in a day", "in a single day", "in one day")  # "the most sales in a single day": per day
     ),
     "week": ("每周", "按周", "周度", "逐周", "每星期", "weekly", "per week", "by week", "each week", "wow"),
     "month": (
         ("每月", "按月", "月度", "各月", "每个月", "逐月", "月份", "分月", "monthly", "per month", "by month")
         + ("each month", "month by month", "month over month", "month-over-month", "mom", "哪个月", "哪一个月")
-        + ("哪月", "which month")
+        + ("哪月", "which month", "单月", "in a month", "in a single month", "in one month")
     ),
     "quarter": (
         ("每季度", "按季度", "各季度", "每个季度", "分季度", "季度", "quarterly", "per quarter", "by quarter")
@@ -356,6 +357,7 @@ GRAIN_WORDS: dict[str, tuple[str, ...]] = {
     "year": (
         ("每年", "按年", "年度", "各年", "历年", "逐年", "年份", "每一年", "yearly", "annual", "annually", "per year")
         + ("by year", "each year", "year over year", "year-over-year", "yoy")
+        + ("in a year", "in a single year", "in one year", "in a season", "in a single season", "in one season")
     ),
 }
 GRAIN_LABELS = {

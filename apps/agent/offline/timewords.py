@@ -405,13 +405,18 @@ def merge_years(filters: list[TimeFilter]) -> tuple[list[TimeFilter], list[int]]
     return [TimeFilter(spec, first.start, first.end, label), *rest], years
 
 
-def find_grain(text: str, taken: bytearray) -> tuple[str | None, bool]:
-    """(time grain named in the question, whether it asks for a trend)."""
+def find_grain(text: str, taken: bytearray, inside: tuple[tuple[int, int], ...] = ()) -> tuple[str | None, bool]:
+    """(time grain named in the question, whether it asks for a trend). `inside`: spans read as the time column
+    that a longer grain phrase may hold ("in a year" around the Year column's name)."""
     best: tuple[int, str] | None = None
     for grain, words in GRAIN_WORDS.items():
         for word in words:
             for m in alias_pattern(word).finditer(text):
-                if taken.find(1, m.start(), m.end()) == -1 and (best is None or len(word) > best[0]):
+                free = bytearray(taken[m.start() : m.end()])
+                for start, end in inside:
+                    if m.start() <= start and end <= m.end() and end - start < m.end() - m.start():
+                        free[start - m.start() : end - m.start()] = bytes(end - start)
+                if free.find(1) == -1 and (best is None or len(word) > best[0]):
                     best = (len(word), grain)
     trend = any(alias_pattern(w).search(text) for w in TREND_WORDS)
     return (best[1] if best else None), trend

@@ -42,11 +42,13 @@ _RELATIVE = re.compile(
     re.IGNORECASE,
 )
 GRAINS: dict[str, str] = {
-    "month": r"每个?月|按月|月度|各月|逐月|分月|\b(?:monthly|by month|per month|each month|month by month)\b",
+    "month": r"每个?月|按月|月度|各月|逐月|分月|单月|\b(?:monthly|by month|per month|each month|month by month)\b"
+    r"|\bin (?:a|one|a single) month\b",
     "quarter": r"每个?季度|按季度?|季度的?趋势|各季度|分季度|\b(?:quarterly|by quarter|per quarter|each quarter)\b",
-    "year": r"每年|按年|年度|各年|逐年|分年|\b(?:yearly|annual(?:ly)?|by year|per year|each year)\b",
+    "year": r"每年|按年|年度|各年|逐年|分年|\b(?:yearly|annual(?:ly)?|by year|per year|each year)\b"
+    r"|\bin (?:a|one|a single) year\b",
     "week": r"每周|按周|周度|各周|逐周|\b(?:weekly|by week|per week|each week)\b",
-    "day": r"每天|每日|按天|按日|逐日|\b(?:daily|by day|per day|each day)\b",
+    "day": r"每天|每日|按天|按日|逐日|单日|\b(?:daily|by day|per day|each day)\b|\bin (?:a|one|a single) day\b",
 }
 OPERATIONS: dict[str, str] = {
     "yoy": r"同比|去年同期|year[- ]over[- ]year|\byoy\b|y/y|same period last year",

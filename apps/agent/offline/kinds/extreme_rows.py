@@ -9,7 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from apps.agent.offline import lexicon as lx
-from apps.agent.offline.cues import find_words
+from apps.agent.offline.cues import ONE_PERIOD, find_words
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.plan import Shown
 from apps.agent.offline.rankings import ONE_ROW_EACH
@@ -23,8 +23,12 @@ if TYPE_CHECKING:
 
 
 def one_record(b: MetricBuilder) -> bool:
-    """ "一笔", "单条", "single": the question is about single rows, not totals per group."""
-    return bool(find_words(b.a.text, lx.RECORD_WORDS, bytearray(len(b.a.text))))
+    """ "一笔", "单条", "single": the question is about single rows, not totals per group ("in a single month" is
+    one month's total, a period: not a row)."""
+    taken = bytearray(len(b.a.text))
+    for m in ONE_PERIOD.finditer(b.a.text):
+        taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+    return bool(find_words(b.a.text, lx.RECORD_WORDS, taken))
 
 
 def detect(b: MetricBuilder) -> bool:
