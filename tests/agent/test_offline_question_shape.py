@@ -417,13 +417,11 @@ def test_a_place_is_read_as_written_and_the_highest_is_number_one(csv_binding):
         assert response.answer.split("\n")[0] == first_line, (question, response.answer)
     above = ask(binding, "how many seasons were they ranked above 8th position?")  # a smaller place number
     assert above.answer.split("\n")[:2] == ["count is 2.", "Filters: Position < 8."], above.answer
-    for question in [
-        "what year did they finish first?",
-        "what year did the club last get relegated?",
-        "when was the last time they finished first?",
-    ]:
-        shown = ask(binding, question).answer  # a place, an event: not the earliest or latest season
-        assert "earliest" not in shown and "latest" not in shown, (question, shown)
+    shown = ask(binding, "what year did the club last get relegated?").answer  # an event: no latest season
+    assert "earliest" not in shown and "latest" not in shown, shown
+    for question in ("what year did they finish first?", "when was the last time they finished first?"):
+        shown = verified(binding, question).answer  # the place said with its verb: Position = 1
+        assert "2002" in shown.split("\n")[0] and "Position = 1" in shown, (question, shown)
     hired = table(
         csv_binding,
         "coaches.csv",
@@ -1225,3 +1223,13 @@ def test_the_most_in_a_single_period_ranks_the_periods_totals(csv_binding):
     seasons = table(csv_binding, "career.csv", ["Year", "Wins", "Starts"], career)
     answer = verified(seasons, "what was his greatest number of wins in a year?").answer
     assert "1990" in answer and "4" in answer, answer
+
+
+def test_a_place_said_with_its_verb_is_that_place(csv_binding):
+    rows = [["1981/82", 4, "17th"], ["1982/83", 5, "—"], ["1983/84", 4, "1st"], ["1984/85", 4, "2nd"]]
+    rows += [["1985/86", 4, "1st"], ["1986/87", 3, "10th"]]
+    binding = table(csv_binding, "club.csv", ["Season", "Tier", "Place"], rows)
+    response = verified(binding, "how many times did they finish first?")
+    assert response.answer.split("\n")[:2] == ["count is 2.", "Filters: Place = 1."], response.answer
+    response = verified(binding, "which season did they come in 2nd?")
+    assert "1984/85" in response.answer and "1985/86" not in response.answer, response.answer

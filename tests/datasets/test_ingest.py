@@ -127,13 +127,18 @@ def test_a_column_of_marks_beside_one_number_stays_text(tmp_path):
     assert types["b"] == "VARCHAR" and report.blank_marks == {} and [r[1] for r in rows] == ["N/A", "5", "TBD"]
 
 
-def test_race_times_beside_dsq_are_seconds_and_a_cell_of_two_numbers_keeps_text(tmp_path):
+def test_times_and_places_beside_dsq_or_a_dash_are_typed_and_a_cell_of_two_numbers_keeps_text(tmp_path):
     text = 'Athlete,Time,Result,Capacity\nA,5:38.62,14.39,"17,895"\nB,DSQ,DNS,"3,000/2,000"\nC,6:03.41,13.09,"1,500"\n'
     report, types, rows = ingest(write(tmp_path, "r.csv", text))
     assert types["Time (s)"] == "DOUBLE" and types["Result"] == "DOUBLE"
     assert [r[1] for r in rows] == [338.62, None, 363.41] and rows[1][2] is None
     assert report.blank_marks == {"Time (s)": ["DSQ"], "Result": ["DNS"]}
     assert types["Capacity"] == "VARCHAR", "“3,000/2,000” says two numbers: the column stays as written"
+    places = "Season,Place,Time,Goals\n1981,17th,1:02.5,3\n1982,—,—,–\n1983,1st,59.8,0\n"
+    report, types, rows = ingest(write(tmp_path, "p.csv", places))
+    assert types["Place"] == "BIGINT" and [r[1] for r in rows] == [17, None, 1], "no place 0: a dash is none"
+    assert types["Time (s)"] == "DOUBLE" and rows[1][2] is None and report.blank_marks["Place"] == ["—"]
+    assert types["Goals"] == "VARCHAR", "among plain numbers a dash may mean 0: kept as written"
 
 
 def test_numbers_with_thousands_separators_are_numbers(tmp_path):

@@ -207,7 +207,22 @@ def _top_places(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
         view = finishing[0]
         found.append(Threshold(view.name, "<=", n, str(n), m.start(), m.end()))
         _claim(taken, m.start(), m.end())
+    view = finishing[0]
+    for m in _PLACE_SAID.finditer(text):  # "how many times did they finish first": that place, = 1
+        n = _position_number(m.group("n"))
+        if n is None or not _free(taken, m.start(), m.end()) or view.kind != "integer" or view.lo is None:
+            continue
+        if view.lo <= n <= view.hi and not _BOUND_AFTER.match(text, m.end()):
+            found.append(Threshold(view.name, "=", n, str(n), m.start(), m.end()))
+            _claim(taken, m.start(), m.end())
     return found
+
+
+# "finish first", "came in 2nd", "placed third place": a place said with its verb (not "first came", not "last")
+_PLACE_SAID = re.compile(
+    r"(?<![a-z])(?:finish(?:ed|es|ing)?|came|come|comes|placed|ended)\s+(?:in\s+)?(?:the\s+)?"
+    rf"(?P<n>{'|'.join(lx.EN_ORDINALS)}|\d+(?:st|nd|rd|th))(?:\s+place)?(?![\w.,])"
+)
 
 
 def _comparatives(text: str, question: str, taken: bytearray, schema: Schema) -> list[Threshold]:

@@ -434,13 +434,18 @@ def _marks_sql(marks: tuple[str, ...]) -> tuple[str, str, str]:
 
 _FOR_NUMBERS = _marks_sql(NO_VALUE_MARKS + NO_RESULT_MARKS)
 _FOR_DATES = _marks_sql(NO_VALUE_MARKS + DASH_MARKS)
-_ANY_MARK = _marks_sql(NO_VALUE_MARKS + DASH_MARKS + NO_RESULT_MARKS)
-# each typing rule of text with the marks it reads as blank: dates take dashes too, numbers do not
-_MARKED_RULES = tuple(
-    (rule, _FOR_DATES if rule[0] in ("DATE", "TIMESTAMP") else _FOR_NUMBERS)
-    for rule in (*NARROWER["VARCHAR"], *UNIT_RULES)
-    if rule[0] != "BOOLEAN"
-)
+_ANY_MARK = _marks_sql(NO_VALUE_MARKS + DASH_MARKS + NO_RESULT_MARKS)  # also the marks of places and times
+
+
+def _marks_for(rule: tuple[str, str, str]) -> tuple[str, str, str]:
+    """The marks a typing rule reads as blank: a dash among dates, places ("1st", "—") and race times is no value
+    (there is no place 0, no time 0); among plain numbers it stays text (module comment above NO_VALUE_MARKS)."""
+    if rule[0] in ("DATE", "TIMESTAMP"):
+        return _FOR_DATES
+    return _ANY_MARK if rule[1] in (_ORDINAL, _DURATION) else _FOR_NUMBERS
+
+
+_MARKED_RULES = tuple((rule, _marks_for(rule)) for rule in (*NARROWER["VARCHAR"], *UNIT_RULES) if rule[0] != "BOOLEAN")
 
 
 def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
