@@ -1233,3 +1233,17 @@ def test_a_place_said_with_its_verb_is_that_place(csv_binding):
     assert response.answer.split("\n")[:2] == ["count is 2.", "Filters: Place = 1."], response.answer
     response = verified(binding, "which season did they come in 2nd?")
     assert "1984/85" in response.answer and "1985/86" not in response.answer, response.answer
+
+
+def test_what_a_threshold_counts_and_the_verb_of_a_time_are_read_with_it(csv_binding):
+    rows = [["Canada", 6, 6, 0], ["Sweden", 6, 4, 1], ["Norway", 6, 2, 4], ["Finland", 6, 1, 5], ["Swiss", 6, 4, 1]]
+    binding = table(csv_binding, "hockey.csv", ["Team", "Matches", "Won", "Lost"], rows)
+    response = verified(binding, "how many teams won at least 4 matches?")
+    assert response.answer.split("\n")[:2] == ["distinct Team is 3.", "Filters: Won >= 4."], response.answer
+    swim = [["Ana", "1:53.90"], ["Li", "1:54.95"], ["Tom", "1:55.02"], ["Eva", "DNF"], ["Max", "2:01.10"]]
+    times = table(csv_binding, "swim2.csv", ["Name", "Time"], swim)
+    response = verified(times, "how many swimmers finished below 1 minute and 55 seconds?")
+    assert response.answer.split("\n")[:2] == ["count is 2.", "Filters: Time (s) < 1 minute and 55 seconds."], (
+        "the condition is shown as the question said it",
+        response.answer,
+    )

@@ -332,3 +332,30 @@ def test_an_extreme_in_a_single_period_is_the_best_period_total_not_the_largest_
     )
     verdict = check(question, "The 入住月份 with the highest total 房费 is 2024-03 (total 房费 15,400).", monthly)
     assert verdict.passed, verdict.reasons
+
+
+def test_the_column_a_threshold_counts_with_is_the_one_named_before_it():
+    """ "won at least 4 matches" filters Won; filtering Matches >= 4 instead reads the wrong column."""
+    vocab = Vocabulary.from_profiles(
+        [
+            {
+                "columns": [
+                    {"name": "Team", "kind": "text", "role": "dimension", "values": ["Canada", "Sweden"]},
+                    {"name": "Matches", "kind": "integer", "role": "measure"},
+                    {"name": "Won", "kind": "integer", "role": "measure"},
+                ]
+            }
+        ]
+    )
+
+    def passed(column):
+        spec = {
+            "filters": [{"column": column, "op": ">=", "value": 4}],
+            "aggregations": [{"name": "distinct Team", "func": "nunique", "column": "Team"}],
+        }
+        call = query(spec, ["distinct Team"], [[3]])
+        question = "how many teams won at least 4 matches?"
+        draft = f"distinct Team is 3.\nFilters: {column} >= 4."
+        return verify(VerifyInput(question=question, draft=draft, tool_calls=[SCHEMA, call], vocabulary=vocab)).passed
+
+    assert passed("Won") and not passed("Matches")

@@ -248,6 +248,9 @@ _PACE = (("<", ("faster than", "quicker than", "within")), (">", ("slower than",
 _IN_SECONDS = re.compile(r"\((?:s|sec|secs|seconds)\)\s*$", re.IGNORECASE)
 
 
+_TIMED = re.compile(r"(?<![a-z])(?:finish(?:ed|es)?|completed?|ran|swam|clocked|timed)\s+(?:in\s+)?(?:a\s+time\s+)?$")
+
+
 def _durations(text: str, question: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
     """ "finished in less than 1:55", "under 8 minutes": on the column of seconds the question names, else on
     the data's only one."""
@@ -803,6 +806,8 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
         cues.thresholds = _presence(text, schema, terms, taken, counting=cues.counting)
     for t in cues.thresholds:  # "won at least 1 silver medal": the verb of the amount, read with it
         verb = HAVING.search(text, 0, t.start)
+        if verb is None and _IN_SECONDS.search(t.column):  # "finished below 3 minutes": the time it took
+            verb = _TIMED.search(text, 0, t.start)
         if verb is not None and schema.by_name[t.column].category == "measure" and _free(taken, verb.start(), t.start):
             _claim(taken, verb.start(), t.start)
     words = [w for ws in lx.AGG_WORDS.values() for w in ws]

@@ -141,6 +141,7 @@ class Analyzer:
         pieces = self._pieces()
         self.cues: Cues = read_cues(question, self.text, self.schema, self.terms, self.taken)
         self.cues.thresholds += pieces + self.present
+        self.terms = [t for t in self.terms if not self._unit_of_threshold(t)]
         if any(self.schema.by_name[t.column].place for t in self.cues.thresholds if t.op in ("=", "<=")):
             for m in PLACE_VERB.finditer(self.text):  # "came in 3rd place": the verb of the place read
                 if self.taken.find(1, m.start(), m.end()) == -1:
@@ -154,6 +155,20 @@ class Analyzer:
             # largest single row
             self.cues.agg_words = [w for w in self.cues.agg_words if w not in extremes]
             self.cues.ranking, self.cues.ascending = True, extremes[0][2] == "min"
+
+    def _unit_of_threshold(self, term: Term) -> bool:
+        """ "how many teams won at least 4 matches": the column word after a threshold's number is what the number
+        counts when the threshold's own column is named right before it (Won), not a condition of its own; read
+        with the threshold."""
+        if self.lang != "en" or term.kind != "column":
+            return False
+        for t in self.cues.thresholds:
+            if t.column == term.column or not 0 <= term.start - t.end <= 1 or self.text[t.end : term.start].strip():
+                continue
+            if any(u.column == t.column and 0 <= t.start - u.end <= 1 for u in self.terms if u.kind == "column"):
+                _claim(self.taken, term.start, term.end)
+                return True
+        return False
 
     def _presence(self, terms: list[Term]) -> tuple[list[Term], list[Threshold]]:
         """ "有退货的记录里": the rows where the measure named is present (above zero), a scope and not a measure."""

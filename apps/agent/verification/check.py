@@ -8,6 +8,7 @@ import itertools
 import re
 from collections.abc import Iterable
 
+from apps.agent import durations
 from apps.agent.clarification import choice_spans
 from apps.agent.verification.binding import Binder, ClauseLabels, clause_around, specific_periods
 from apps.agent.verification.coverage import cover, question_anchors
@@ -83,6 +84,7 @@ _COLUMN_COUNT = re.compile(
     r"\s?(?:个|项)?\s?[^\s系，。,；;]{0,4}?(?:字段|列(?![出表举])|栏)|\s?(?:[A-Za-z_]+\s)?(?:columns?|fields?)\b"
 )
 _FORMULA_CONSTANT = re.compile(r"[×x*/÷]\s*\d+%?|\d+%?\s*[×*/÷]")
+_A_TIME = re.compile(durations.DURATION, re.IGNORECASE)
 _NUMERIC_TEXT = re.compile(r"^[\d\s.,%:/\-年月日Q]+$")
 _CN_NUMERALS = frozenset("零一二两三四五六七八九十百千万亿")
 _DIGIT = re.compile(r"\d")
@@ -171,7 +173,18 @@ class _Checker:
             return "stated in the question"
         if any(_same(mention.value, p) or _same(mention.value, p * 100) for p in self.ev.parameters):
             return "a parameter of the query, from the question"
+        if self._part_of_a_time_used(mention):
+            return "part of a time from the question, a parameter of the query in seconds"
         return None
+
+    def _part_of_a_time_used(self, mention: Mention) -> bool:
+        """ "under 1 minute and 55 seconds", said back in the answer: its numbers are one time, which the query
+        compares in seconds (115)."""
+        for m in _A_TIME.finditer(self.draft, max(0, mention.start - 40), mention.end + 40):
+            if m.start() <= mention.start and mention.end <= m.end():
+                said = durations.seconds(m.group(0))
+                return said is not None and any(_same(said, p) for p in self.ev.parameters)
+        return False
 
     def _counts_columns(self, mention: Mention) -> bool:
         """ "两个金额字段", "3 columns": a small whole number of the schema's columns, not a figure of the data."""

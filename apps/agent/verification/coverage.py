@@ -242,6 +242,11 @@ def _number_anchors(question: str, *, has_top_n: bool, inside: Sequence[tuple[in
 _WHOLE_BEFORE = re.compile(r"(?:所有的?|全部的?|全体|整个|(?<![a-z])all(?: of)?(?: the)?)\s*$", re.IGNORECASE)
 
 
+_COUNTED_BY_THE_COLUMN_BEFORE = re.compile(
+    r"\s+(?:at least|at most|more than|fewer than|less than|over|under|exactly|only)\s+\d[\d,]*\s+", re.IGNORECASE
+)
+
+
 def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
     words = vocab.column_words()
     columns = LabelFinder()
@@ -256,6 +261,8 @@ def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
         following = spans[i + 1][1] if i + 1 < len(spans) else -1
         if adds_up_what_follows(word, question, _end, following):
             continue  # "the total number of bronze medals" beside a Total column: how Bronze is added up
+        if i and _COUNTED_BY_THE_COLUMN_BEFORE.fullmatch(question, spans[i - 1][2], start):
+            continue  # "won at least 4 matches": what the number of the Won column counts (the number is checked)
         # "damaged units" names one thing (the column damaged) with two column words: either applies it.
         if i and start - spans[i - 1][2] <= 1 and anchors:
             previous = anchors.pop()
