@@ -1247,3 +1247,16 @@ def test_what_a_threshold_counts_and_the_verb_of_a_time_are_read_with_it(csv_bin
         "the condition is shown as the question said it",
         response.answer,
     )
+
+
+def test_the_top_places_named_after_the_number_and_the_most_of_a_column_of_names(csv_binding):
+    rows = [[1, "Ana", 25], [2, "Bo", 20], [3, "Cy", 16], [4, "Di", 13], [16, "Ed", 0]]
+    race = table(csv_binding, "race.csv", ["Pos", "Rider", "Points"], rows)
+    response = verified(race, "of those in the top 4 positions, who earned the least number of points?")
+    assert "Di" in response.answer and "Ed" not in response.answer and "Pos <= 4" in response.answer
+    series = [["2000", "F3"], ["2001", "F3"], ["2001", "GP2"], ["2001", "A1"], ["2002", "GP2"]]
+    seasons = table(csv_binding, "series.csv", ["Season", "Series"], series)
+    assert "2001" in verified(seasons, "which season held the most series?").answer.split("\n")[0]
+    majority = table(csv_binding, "seats.csv", ["Seat", "Majority"], [["HINDMARSH", "01.9"], ["HINKLER", "03.8"]])
+    asked = ask(majority, "what is the difference in majority between hindmarsh and hinkler?")
+    assert asked.verification.passed and "“hindmarsh” and “hinkler”" in asked.answer, asked.answer

@@ -200,8 +200,8 @@ def _top_places(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
     if len(finishing) != 1:
         return []
     found = []
-    for m in _TOP_PLACES.finditer(text):
-        n = _position_number(m.group("n"))
+    for m in _TOP_PLACES.finditer(text):  # "finished in the top 10", "of those in the top 15 positions"
+        n = _position_number(m.group("n") or m.group("m"))
         if n is None or not _free(taken, m.start(), m.end()):
             continue
         view = finishing[0]
@@ -656,6 +656,7 @@ EDGE_WORDS = re.compile(
 _TOP_PLACES = re.compile(
     rf"(?<![a-z])(?:{_PLACE_VERBS}|place|rank)\s+(?:in\s+|among\s+)?(?P<top>the\s+top\s+(?P<n>\d+|[a-z]+))"
     r"(?![\w.,])"
+    r"|(?<![a-z])(?:in|of|among)\s+the\s+top\s+(?P<m>\d+|[a-z]+)\s+(?:positions|places|spots|finishers|ranks)(?![a-z])"
 )
 _NTH_BEFORE = re.compile(r"(?<![a-z])(?:second|third|fourth|fifth|next|one)[\s-]+(?:to|from|before)[\s-]+(?:the\s+)?$")
 _ASKS_WHICH = re.compile(r"^\s*(?:what|which)\s")

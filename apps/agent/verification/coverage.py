@@ -166,8 +166,10 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
     operations = [(m, op) for op, rx in _OP_RE.items() for m in rx.finditer(question)][:4]
     anchors += [Anchor(m.group(0), "operation", op) for m, op in operations]
     if vocab is not None:
-        anchors += _extremes_of_columns(question, operations, vocab)
-        anchors += _data_anchors(asked, vocab)
+        extremes = _extremes_of_columns(question, operations, vocab)
+        counted = {a.key.split("@", 1)[1] for a in extremes} - {c for c, r in vocab.columns.items() if r == "measure"}
+        anchors += extremes  # "the most series": the Series counted per group, which applies the column as well
+        anchors += [a for a in _data_anchors(asked, vocab) if a.kind != "column" or a.key not in counted]
     return _unique(anchors)
 
 
@@ -200,13 +202,15 @@ def _extremes_of_columns(
     return out
 
 
-def _extreme_applied(op: str, column: str, fact: QueryFacts) -> str | None:
+def _extreme_applied(op: str, column: str, fact: QueryFacts, vocab: Vocabulary | None) -> str | None:
     """The highest or lowest by `column`: its own max/min, a sort or a rank by it or by an aggregation of it. A
     query written as SQL is not read this closely (its own check applies)."""
     spec = fact.spec
     if spec is None:
         return _operation_applied(op, fact)
     on = {a.name for a in spec.aggregations if a.column == column} | {column}
+    if vocab is not None and vocab.columns.get(column) != "measure":  # "the most series": rows counted per group
+        on |= {a.name for a in spec.aggregations if a.func == "count" and not a.column}
     on |= {g.alias or g.column for g in spec.group_by if g.column == column}
     if any(a.func in ("max", "min") and a.column == column for a in spec.aggregations):
         return _("computed (%(how)s)") % {"how": op}
@@ -321,7 +325,7 @@ def _applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) -> str 
         return _grain_applied(key, fact)
     if "@" in key:
         op, column = key.split("@", 1)
-        return _extreme_applied(op, column, fact)
+        return _extreme_applied(op, column, fact, vocab)
     return _operation_applied(key, fact)
 
 

@@ -77,12 +77,19 @@ def build(b: MetricBuilder) -> None:
 
 
 def _which_measure(b: MetricBuilder, terms: list[Term]) -> Clarification:
+    said = [b.a.question[t.start : t.end] for t in terms]  # as the user wrote them: the question states no data
     first, second = (str(t.value) for t in terms)
     measures = b.a.schema.of("measure")[:MAX_CHOICES]
     with speaking(b.a.lang):
-        question = _("%(first)s and %(second)s are one row each. Which column should be compared?") % {
-            "first": first,
-            "second": second,
+        if not measures:  # nothing to offer: said plainly, not asked
+            text = _(
+                "“%(first)s” and “%(second)s” are one row each, and no column holds numbers to compare between "
+                "them, so I cannot compute a difference."
+            )
+            return Clarification(text % {"first": said[0], "second": said[1]}, [])
+        question = _("“%(first)s” and “%(second)s” are one row each. Which column should be compared?") % {
+            "first": said[0],
+            "second": said[1],
         }
         choices = [
             _("What is the difference in %(measure)s between %(first)s and %(second)s?")
