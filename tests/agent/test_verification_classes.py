@@ -359,3 +359,36 @@ def test_the_column_a_threshold_counts_with_is_the_one_named_before_it():
         return verify(VerifyInput(question=question, draft=draft, tool_calls=[SCHEMA, call], vocabulary=vocab)).passed
 
     assert passed("Won") and not passed("Matches")
+
+
+def test_what_the_question_leaves_out_is_never_the_only_thing_kept():
+    """ "不含退货的销售额", "excluding 2022": a query that keeps only the returned orders, or only 2022, answers the
+    opposite question; leaving them out passes."""
+    vocab = Vocabulary.from_profiles(
+        [
+            {
+                "columns": [
+                    {"name": "日期", "kind": "date", "role": "time", "min": "2024-01-01", "max": "2025-12-31"},
+                    {"name": "地区", "kind": "text", "role": "dimension", "values": ["华东", "华南"]},
+                    {"name": "是否退货", "kind": "text", "role": "dimension", "values": ["是", "否"]},
+                    {"name": "金额", "kind": "number", "role": "measure"},
+                    {"name": "Season", "kind": "integer", "role": "time", "min": 2015, "max": 2023},
+                ]
+            }
+        ]
+    )
+
+    def passed(question, filters, draft):
+        spec = {"filters": filters, "aggregations": [{"name": "金额合计", "func": "sum", "column": "金额"}]}
+        call = query(spec, ["金额合计"], [[179695.59]])
+        return verify(VerifyInput(question=question, draft=draft, tool_calls=[SCHEMA, call], vocabulary=vocab)).passed
+
+    kept = [{"column": "是否退货", "op": "=", "value": "是"}]
+    left_out = [{"column": "是否退货", "op": "!=", "value": "是"}]
+    assert not passed("不含退货的销售额是多少？", kept, "金额合计为 179,695.59。\n筛选条件：是否退货 = 是。")
+    assert passed("不含退货的销售额是多少？", left_out, "金额合计为 179,695.59。\n筛选条件：是否退货 ≠ 是。")
+    assert not passed(
+        "what is the total 金额 excluding 2022?",
+        [{"column": "Season", "op": "=", "value": 2022}],
+        "金额合计 is 179,695.59.\nFilters: Season = 2022.",
+    )

@@ -50,7 +50,7 @@ def _n(text: str) -> int:
 class Threshold:
     column: str
     op: str
-    value: float | int
+    value: float | int | list[str]  # a list: the values of an outcome ("W 12-0", "W 27-24": the wins)
     label: str
     start: int
     end: int
@@ -512,7 +512,11 @@ def _presence(text: str, schema: Schema, terms: list[Term], taken: bytearray, *,
 
 
 def threshold_label(name: str, t: Threshold, lang: Lang) -> str:
-    """ "Won >= 4"; a presence (`_presence`) in words, as the question said it: "without Gold", "with Gold"."""
+    """ "Won >= 4"; a presence (`_presence`) in words, as the question said it: "without Gold", "with Gold"; an
+    outcome by the letter its values start with: "Result starts with W"."""
+    if t.op == "in":
+        with speaking(lang):
+            return _("%(column)s starts with %(mark)s") % {"column": name, "mark": t.label}
     if t.label:
         return f"{name} {t.op} {t.label}"
     with speaking(lang):
@@ -779,13 +783,72 @@ def _pace(text: str, schema: Schema, terms: list[Term], taken: bytearray, cues: 
     _claim(taken, said.start(), said.end())
 
 
+# A column of game results: "W 12-0", "L 17-18", "Won", "Lost 2-3", "D 1-1". The words of each outcome, and the
+# marks a result of that outcome starts with.
+_RESULT_CELL = re.compile(r"(?P<mark>w|l|d|t|won|lost|win|loss|draw|drew|tie|tied)(?:$|[\s(\d:–-])", re.IGNORECASE)
+_OUTCOME_MARKS = {
+    "W": ("w", "won", "win"),
+    "L": ("l", "lost", "loss"),
+    "D": ("d", "t", "draw", "drew", "tie", "tied"),
+}
+_OUTCOME_WORDS = re.compile(
+    r"(?<![a-z])(?:(?P<W>win|wins|won|victory|victories)|(?P<L>lose|loses|lost|loss|losses|defeat|defeats)"
+    r"|(?P<D>draw|draws|drew|tie|ties|tied))(?![a-z])"
+)
+_MOSTLY_RESULTS = 0.9
+_OUTCOME_NOUNS = frozenset("wins victory victories loss losses defeat defeats draws ties".split())
+# the table's own side as the verb's subject ("did they win", "games won", "matches we lost")
+_OURS = re.compile(r"(?<![a-z])(?:they|we|he|she|it|the team|games|matches|times)\s+(?:have\s+|had\s+)?$")
+_NOT_OURS = re.compile(r"(?<![a-z])(?:not|never|fail(?:ed)?\s+to|n't|without)\s+(?:\w+\s+){0,2}$")
+
+
+def _results(text: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
+    """ "number of wins in the season", "how many games did they lose" over the table's one column of results
+    ("W 12-0", "L 17-18"): the rows whose result is that outcome, as the list of the column's values that start
+    with its mark (every value known). Not read when the table has no such column or has two."""
+    columns = []
+    for view in schema.views:
+        texts = [str(v).strip() for v in view.values if str(v).strip()]
+        if view.kind != "text" or not view.complete or not texts:
+            continue
+        marks = [_RESULT_CELL.match(v) for v in texts]
+        if sum(1 for m in marks if m) < _MOSTLY_RESULTS * len(texts):
+            continue
+        held = {k for m in marks if m for k, forms in _OUTCOME_MARKS.items() if m.group("mark").lower() in forms}
+        if {"W", "L"} <= held:
+            columns.append((view, texts))
+    if len(columns) != 1:
+        return []
+    view, texts = columns[0]
+    found: list[Threshold] = []
+    kinds: set[str] = set()
+    for m in _OUTCOME_WORDS.finditer(text):
+        if not _free(taken, m.start(), m.end()):
+            continue
+        kind = next(k for k in _OUTCOME_MARKS if m.group(k))
+        if any(fold(t.column).startswith(m.group(0)[:3]) for t in terms):
+            continue  # "how many times had morris won" with a Win column of pitchers: that column says who won
+        if _NOT_OURS.search(text, 0, m.start()):
+            continue  # "did they fail to win", "did not lose": a negation this reading does not take
+        if m.group(0) not in _OUTCOME_NOUNS and not _OURS.search(text, 0, m.start()):
+            continue  # "did the lions win": the opponent winning is the table's team losing
+        chosen = [v for v in texts if (c := _RESULT_CELL.match(v)) and c.group("mark").lower() in _OUTCOME_MARKS[kind]]
+        if not chosen:
+            continue
+        mark = min((v.split()[0] for v in chosen), key=len)  # "W" of "W 12-0"
+        found.append(Threshold(view.name, "in", sorted(chosen), f"“{mark}”", m.start(), m.end()))
+        kinds.add(kind)
+        _claim(taken, m.start(), m.end())
+    return found[:1] if len(kinds) == 1 else []  # "wins and losses": two outcomes are no one condition
+
+
 def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken: bytearray) -> Cues:
     cues = Cues()
     places = _top_places(text, taken, schema)  # "to place in the top 50": a place, not a top 50
     _top(text, taken, cues)
     _nth(text, taken, cues)
     cues.row_counts = _row_counts(text, question, taken, schema, terms)
-    cues.thresholds = places + _thresholds(text, question, taken, schema, terms)
+    cues.thresholds = places + _thresholds(text, question, taken, schema, terms) + _results(text, taken, schema, terms)
     _intents(text, taken, cues)
     dates = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category in ("time", "year")]
     values = [t for t in terms if t.kind == "value"]

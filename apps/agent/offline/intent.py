@@ -87,6 +87,7 @@ class Analyzer:
         # a column of a family of one per year ("Pop 2000", "Pop 2010") named without a year: where, and the family
         self.year_unsaid: tuple[int, int, list[str]] | None = None
         self.ungrouped: list[Term] = []  # columns a count question names without asking for a breakdown
+        self.one_period = False  # "in a single season": the period is the unit an extreme is taken over
         question = self._full_years(question)
         self.question, self.text = question, fold(question)
         self.lang: Lang = lang or language_of(question)
@@ -149,11 +150,21 @@ class Analyzer:
         timed = self.time_col.name if self.time_col is not None else None
         own = tuple((t.start, t.end) for t in self.terms if t.column == timed)  # "in a year" holds "year"
         self.grain, self.trend = find_grain(self.text, self.taken, own)
+        self._one_period()
+
+    def _one_period(self) -> None:
+        """ "单月最高销售额", "the most sales in a single day" over dated rows: each period's total, the best one,
+        never the largest single row. Over a Season or Year column ("the most losses in a single season", where
+        rows are teams' seasons) each period's largest value, the best one; "which team … in a single season"
+        ranks every team's season together, not the best of each season."""
+        one = ONE_PERIOD.search(self.text)
+        if one is None or not self.grain or self.time_col is None:
+            return
+        self.one_period = True
         extremes = [w for w in self.cues.agg_words if w[2] in ("max", "min")]
-        if self.grain and extremes and not self.cues.ranking and ONE_PERIOD.search(self.text):
-            # "the most wins in a single year", "单月最高销售额": each period's total, the best one, not the
-            # largest single row
-            self.cues.agg_words = [w for w in self.cues.agg_words if w not in extremes]
+        if extremes and not self.cues.ranking:
+            if self.time_col.category == "time" or self.time_col.period:  # dated rows (2025-01): the period's total
+                self.cues.agg_words = [w for w in self.cues.agg_words if w not in extremes]
             self.cues.ranking, self.cues.ascending = True, extremes[0][2] == "min"
 
     def _unit_of_threshold(self, term: Term) -> bool:

@@ -99,7 +99,6 @@ GENERIC_PARTS = frozenset(
     {"数量", "金额", "日期", "时间", "名称", "数", "量", "总", "是否", "编号", "代码", "id", "no", "number", "name"}
     | {"date", "time", "total", "count", "amount", "value", "of", "per", "the", "is", "has", "code", "type", "num"}
 )
-FLAG_PREFIXES = ("是否", "有无", "is_", "has_", "was_", "if_", "is ", "has ", "was ")
 TRUE_VALUES = frozenset({"是", "yes", "y", "true", "t", "1", "有"})
 
 # Well-known values said in other words (a dataset's "Mobile" is what 移动端 means, its "Winner" what won means).

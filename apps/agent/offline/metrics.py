@@ -229,7 +229,8 @@ class MetricBuilder:
             if numbers_as_text(view) and self.plan.clarification is None:  # "the total number of orders"
                 self.plan.clarification = ask_numbers_as_text(view.name, self.a.lang)
                 return
-            if view.category == "dimension" or (view.category == "id" and not view.unique):
+            # "how many players", "how many seasons are in the table" (a Season repeated for each team)
+            if view.category == "dimension" or (view.category in ("id", "year") and not view.unique):
                 self.add(Metric(self.agg_name("nunique", view.name), "nunique", view.name), target.start)
                 if not cues.distinct and not self.plan.groups:  # "how many players": people, or their rows?
                     rows = self.add(Metric(self.unique("行数" if self.zh else "rows"), "count"), target.start)
@@ -245,7 +246,7 @@ class MetricBuilder:
     # --- conditions, ratios and shares ----------------------------------------------------
     def flag_spec(self, term: Term) -> Filter:
         view = self.a.view(term)
-        negated = self.a.negated(term)
+        negated = self.a.negated(term) or self.a.excluded(term)  # "不含退货", "excluding returned orders"
         if isinstance(view.true_value, bool):
             return Filter(column=view.name, op="=", value=not negated)
         return Filter(column=view.name, op="!=" if negated else "=", value=view.true_value)

@@ -19,13 +19,12 @@ from typing import Any, Literal
 from apps.agent.offline.lexicon import (
     ABBREVIATIONS,
     CONCEPTS,
-    FLAG_PREFIXES,
     GENERIC_PARTS,
     TRUE_VALUES,
     VALUE_SYNONYMS,
 )
 from apps.datasets.ingest.profile import TableProfile
-from apps.datasets.query.resolve import PERCENT_NAME
+from apps.datasets.query.resolve import FLAG_PREFIXES, PERCENT_NAME
 
 Category = Literal["time", "year", "measure", "dimension", "id", "flag"]
 NAME, SYNONYM, VALUE_EXACT, CORE, VALUE_SYNONYM, CONCEPT, VALUE_FOLDED, CONCEPT_PART, PART = (

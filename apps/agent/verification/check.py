@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from apps.agent import durations
 from apps.agent.clarification import choice_spans
 from apps.agent.verification.binding import Binder, ClauseLabels, clause_around, specific_periods
-from apps.agent.verification.coverage import cover, question_anchors
+from apps.agent.verification.coverage import cover, excluded_but_kept, question_anchors
 from apps.agent.verification.evidence import Evidence, months_of_quarters
 from apps.agent.verification.grounding import (
     Provenance,
@@ -583,6 +583,11 @@ def _check_coverage(checker: _Checker, inp: VerifyInput, draft: str) -> None:
         anchors, cited, draft, inp.vocabulary, question=inp.question, figures=figures, searched=searched
     )
     missing = [c for c in verdict.coverage if c.status == "missing"]
+    for text in excluded_but_kept(inp.question, anchors, cited):
+        verdict.fail(
+            "question_not_covered",
+            f"the question leaves out {text!r}, but a query behind the answer keeps only it: filter it out (!=)",
+        )
     if missing:
         shown = "; ".join(f"{c.anchor!r} ({c.kind})" for c in missing)
         verdict.fail(

@@ -42,13 +42,11 @@ _RELATIVE = re.compile(
     re.IGNORECASE,
 )
 GRAINS: dict[str, str] = {
-    "month": r"每个?月|按月|月度|各月|逐月|分月|单月|\b(?:monthly|by month|per month|each month|month by month)\b"
-    r"|\bin (?:a|one|a single) month\b",
+    "month": r"每个?月|按月|月度|各月|逐月|分月|\b(?:monthly|by month|per month|each month|month by month)\b",
     "quarter": r"每个?季度|按季度?|季度的?趋势|各季度|分季度|\b(?:quarterly|by quarter|per quarter|each quarter)\b",
-    "year": r"每年|按年|年度|各年|逐年|分年|\b(?:yearly|annual(?:ly)?|by year|per year|each year)\b"
-    r"|\bin (?:a|one|a single) year\b",
+    "year": r"每年|按年|年度|各年|逐年|分年|\b(?:yearly|annual(?:ly)?|by year|per year|each year)\b",
     "week": r"每周|按周|周度|各周|逐周|\b(?:weekly|by week|per week|each week)\b",
-    "day": r"每天|每日|按天|按日|逐日|单日|\b(?:daily|by day|per day|each day)\b|\bin (?:a|one|a single) day\b",
+    "day": r"每天|每日|按天|按日|逐日|\b(?:daily|by day|per day|each day)\b",
 }
 OPERATIONS: dict[str, str] = {
     "yoy": r"同比|去年同期|year[- ]over[- ]year|\byoy\b|y/y|same period last year",
@@ -163,6 +161,8 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
         for m in rx.finditer(question)
         if not _AVERAGED.search(question[max(0, m.start() - 12) : m.start()])  # "average monthly MRR" is an average
     ][:3]
+    if vocab is not None and vocab.date_columns:  # "单月最高销售额" over dated rows: each month's total, the best
+        anchors += [Anchor(m.group(0), "grain", g) for m in _ONE_PERIOD.finditer(question) for g in [_period_of(m)]]
     operations = [(m, op) for op, rx in _OP_RE.items() for m in rx.finditer(question)][:4]
     anchors += [Anchor(m.group(0), "operation", op) for m, op in operations]
     if vocab is not None:
@@ -171,6 +171,16 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
         anchors += extremes  # "the most series": the Series counted per group, which applies the column as well
         anchors += [a for a in _data_anchors(asked, vocab) if a.kind != "column" or a.key not in counted]
     return _unique(anchors)
+
+
+# "in a single month", 单月: one period, whose total an extreme is taken over (only over rows with dates: where a
+# Season or Year column says which period a row is of, "the most losses in a single season" is one row's)
+_ONE_PERIOD = re.compile(r"\bin (?:a|one|a single) (?:day|month|year)\b|单月|单日", re.IGNORECASE)
+
+
+def _period_of(m: re.Match[str]) -> str:
+    said = m.group(0).lower()
+    return "day" if said.endswith(("day", "日")) else "month" if said.endswith(("month", "月")) else "year"
 
 
 # "the most wins", "销售额最高": a superlative said right next to a column's name ranks by that column
@@ -183,6 +193,8 @@ def _extremes_of_columns(
 ) -> list[Anchor]:
     """One anchor per superlative written beside a column's name ("the most wins", "wins最多"): it is applied only
     where a query ranks or takes the extreme by that column, not by another one beside it (_extreme_applied)."""
+    if not any(op in ("max", "min") for _m, op in operations):
+        return []
     finder = LabelFinder()
     words = vocab.column_words()
     for word in words:
@@ -581,4 +593,43 @@ def cover(
             )
         else:
             out.append(Coverage(anchor=anchor.text, kind=anchor.kind, status="missing"))
+    return out
+
+
+# "不含退货", "excluding 2022", "other than Greece": what the question leaves out
+_EXCLUDING = re.compile(
+    r"(?:不含|不包括|不包含|排除掉?|去掉|剔除|除去|除了|刨去|刨除|excluding|except(?:\s+for)?|other\s+than|not\s+counting)"
+    r"\s*(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_KEPT_OPS = ("=", "in", "contains", "between")
+_TRUE = (True, 1, "是", "yes", "y", "true", "t")
+
+
+def excluded_but_kept(question: str, anchors: Sequence[Anchor], cited: Sequence[QueryFacts]) -> list[str]:
+    """The anchors the question excludes ("不含退货", "excluding 2022") that a query keeps instead (是否退货 = 是,
+    Season = 2022) without also leaving them out: the answer covers only what was to be left out."""
+    folded = norm(question)
+    out = []
+    for anchor in anchors:
+        if anchor.kind not in ("value", "period", "column", "number"):
+            continue
+        at = folded.find(norm(anchor.text))
+        if at < 0 or not _EXCLUDING.search(folded[max(0, at - 16) : at]):
+            continue
+        keys = {norm(k) for k in anchor.key.split("|")} | {norm(anchor.text)}
+        kept = left_out = False
+        for fact in cited:
+            for column, op, value, _grain in fact.filters():
+                values = value if isinstance(value, list) else [value]
+                named = norm(column) in keys or any(norm(str(v)) in keys for v in values)
+                if not named and anchor.kind == "column":
+                    named = any(k and k in norm(column) for k in keys)
+                if not named:
+                    continue
+                positive = op in _KEPT_OPS and (anchor.kind != "column" or any(v in _TRUE for v in values))
+                kept = kept or positive
+                left_out = left_out or op == "!=" or (op == "=" and values == [False])
+        if kept and not left_out:
+            out.append(anchor.text)
     return out

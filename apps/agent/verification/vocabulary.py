@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from apps.datasets.query.resolve import flag_word
+
 # Day and month names compare by their first three letters: data says "Thursday", answers say "Thu".
 _FULL_NAMES = (
     "monday tuesday tues wednesday thursday thur thurs friday saturday sunday january february march april june "
@@ -128,6 +130,8 @@ class Vocabulary:
     """What the data source knows, from its schema profiles and the tenant's synonyms."""
 
     columns: dict[str, str] = field(default_factory=dict)  # column name -> role (time, measure, dimension, id)
+    # columns of dates, date-times or periods written as text ("2025-01"): not years, not seasons
+    date_columns: set[str] = field(default_factory=set)
     synonyms: dict[str, str] = field(default_factory=dict)  # normalised term -> column
     values: dict[str, str] = field(default_factory=dict)  # normalised value -> its column
     raw_values: dict[str, str] = field(default_factory=dict)  # normalised value -> as written in the data
@@ -151,6 +155,10 @@ class Vocabulary:
         if not name:
             return
         self.columns[name] = role
+        if str(column.get("kind", "")) in ("date", "datetime", "timestamp") or (
+            role == "time" and column.get("kind") == "text"
+        ):
+            self.date_columns.add(name)
         if role == "time" and column.get("min") is not None and column.get("max") is not None:
             self.time_spans.append((str(column["min"]), str(column["max"])))
         if role in ("dimension", "id") or column.get("kind") == "text":
@@ -165,5 +173,6 @@ class Vocabulary:
         words.update({norm(name).replace("_", " "): name for name in self.columns if "_" in name})
         # "Top-10", "3-dart Average" as people write them: "top 10", "3 dart average"
         words.update({norm(name).replace("-", " "): name for name in self.columns if "-" in name})
+        words.update({norm(w): name for name in self.columns if (w := flag_word(name)) and len(norm(w)) >= 2})
         words.update(self.synonyms)
         return words

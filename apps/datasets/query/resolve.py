@@ -111,6 +111,19 @@ def _column_matches(term: str, profile: TableProfile, synonyms: dict[str, str]) 
 
 
 # A column named like an aggregation ("Total", "Average") and what may stand between it and the measure it adds up
+# A yes/no column is named by what it asks: 是否退货 is "退货", is_remote is "remote"
+FLAG_PREFIXES = ("是否", "有无", "is_", "has_", "was_", "if_", "is ", "has ", "was ")
+
+
+def flag_word(name: str) -> str | None:
+    """What a yes/no column's name asks about ("是否退货": "退货"), or None for another name."""
+    folded = name.strip().casefold()
+    for prefix in FLAG_PREFIXES:
+        if folded.startswith(prefix) and len(folded) > len(prefix) + 1:
+            return folded[len(prefix) :].strip()
+    return None
+
+
 AGGREGATE_NAMES = frozenset({"total", "sum", "average", "mean", "合计", "总计", "平均"})
 _AGGREGATE_GAP = re.compile(r"\s*(?:(?:number|amount|count)\s+of\s+|的)?(?:the\s+)?", re.IGNORECASE)
 # A column of percentages by its name: "%", "Vote %", "Pct", "Percentage", 百分比
