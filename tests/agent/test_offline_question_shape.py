@@ -1276,7 +1276,7 @@ def test_a_season_s_extreme_is_a_row_s_and_what_is_left_out_stays_out(csv_bindin
     assert "Hawks" in answer.split("\n")[0] and "494" in answer, answer
     assert verified(sports, "How many seasons are in the table?").answer.startswith("distinct Season is 2")
     sales = [
-        ["2025-01-02", "华东", 100.0, "否"],
+        ["2024-12-30", "华东", 100.0, "否"],
         ["2025-01-05", "华南", 250.0, "是"],
         ["2025-02-01", "华南", 80.0, "否"],
     ]
@@ -1284,3 +1284,23 @@ def test_a_season_s_extreme_is_a_row_s_and_what_is_left_out_stays_out(csv_bindin
     assert "180" in verified(orders, "不含退货的销售额是多少？").answer.split("\n")[0]
     answer = verified(orders, "排除退货后华南地区的销售额是多少？").answer
     assert "80" in answer.split("\n")[0] and "250" not in answer, answer
+    answer = verified(sports, "What is the total number of wins for the Lions excluding 2016?").answer
+    assert answer.split("\n")[:2] == ["total Wins is 3.", "Filters: Season ≠ 2016; Team = Lions."], answer
+    assert "330" in verified(orders, "除了2024年，金额合计是多少？").answer.split("\n")[0]
+
+
+def test_how_many_groups_meet_a_threshold_on_their_totals(csv_binding):
+    """ "有多少个地区的销售额超过…": each region's total, never a single order's; in English "total" says so, and
+    without it a thing of many rows is asked about (its total, or one row)."""
+    rows = [["华东", 300], ["华东", 400], ["华南", 500], ["华南", 100], ["西部", 200], ["西部", 100]]
+    sales = table(csv_binding, "regions.csv", ["地区", "金额"], rows)
+    answer = verified(sales, "有多少个地区的金额超过450？").answer
+    assert "共 2 组" in answer and "华东" in answer and "华南" in answer and "西部" not in answer, answer
+    seasons = [["Lions", 2015, 300], ["Lions", 2016, 320], ["Hawks", 2015, 200], ["Hawks", 2016, 150]]
+    sports = table(csv_binding, "points.csv", ["Team", "Season", "Points"], seasons)
+    answer = verified(sports, "how many teams have more than 400 total points?").answer
+    assert "(1 groups)" in answer and "Lions" in answer and "Hawks" not in answer, answer
+    response = ask(sports, "how many teams have more than 250 points?")
+    asked = response.clarification
+    assert response.verification.passed and asked is not None and "total" in asked.question, response.answer
+    assert asked.choices == ["How many teams have a total Points > 250?", "How many rows have Points > 250?"]

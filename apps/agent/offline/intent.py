@@ -132,6 +132,8 @@ class Analyzer:
             for t in inside:
                 self.taken[t.start : t.end] = bytes(t.end - t.start)
         found = [f for f in found if self._free_of_others(f.start, f.end)] + self._years_in_text_dates(found)
+        found = [self._left_out(f) for f in found]
+        found = [f for f in found if f is not None]
         for f in found:
             _claim(self.taken, f.start, f.end)
             said = _WHEN_VERB.search(self.text, 0, f.start)  # "released in 2006": when the row happened
@@ -151,6 +153,16 @@ class Analyzer:
         own = tuple((t.start, t.end) for t in self.terms if t.column == timed)  # "in a year" holds "year"
         self.grain, self.trend = find_grain(self.text, self.taken, own)
         self._one_period()
+
+    def _left_out(self, f: TimeFilter) -> TimeFilter | None:
+        """ "excluding 2022", "除了2024年": the period left out (≠); a range or a list left out is no one filter here,
+        so it stays unread and is asked about (None)."""
+        before = self.text[max(0, f.start - 16) : f.start]
+        if not _LEAVES_OUT.search(before):
+            return f
+        if f.spec.get("op") != "=":
+            return None
+        return replace(f, spec={**f.spec, "op": "!="})
 
     def _one_period(self) -> None:
         """ "单月最高销售额", "the most sales in a single day" over dated rows: each period's total, the best one,
@@ -682,6 +694,11 @@ _WH_HEAD = re.compile(r"^\s*(?:which|what)\s+")  # the column right after it is 
 # over a Year of awards)
 _WHEN_VERB = re.compile(
     r"(?<![a-z])(?P<verb>released|aired|published|premiered|launched|issued|broadcast)\s+(?:in|during|on)\s+(?:the\s+)?$"
+)
+# "excluding 2022", "除了2024年以外": what is left out (the same words as the values', lexicon.VALUE_NEGATIONS)
+_LEAVES_OUT = re.compile(
+    r"(?:excluding|except(?:\s+for)?|other\s+than|not\s+counting|不含|不包括|不包含|排除掉?|剔除|除去|除了|刨去|刨除)"
+    r"\s*(?:the\s+(?:year\s+)?|in\s+)?$"
 )
 _NEXT = re.compile(r"(?<![a-z])(?:next|previous|preceding|following)(?![a-z])")
 _EACH_MARKERS = ("each", "per", "for each", "every", "各", "每个", "每")

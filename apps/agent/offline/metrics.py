@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from apps.agent.clarification import Clarification
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline import lookup
-from apps.agent.offline.cues import find_words, superlative_on, threshold_label
+from apps.agent.offline.cues import Threshold, find_words, superlative_on, threshold_label
 from apps.agent.offline.plan import Group, Lang, Metric, Plan, Shown
 from apps.agent.offline.schema_terms import ColumnView, Term, fold, singular
 from apps.agent.offline.shaping import PLACEHOLDERS, finish_plan
@@ -87,6 +87,22 @@ def ask_numbers_as_text(column: str, lang: Lang) -> Clarification:
             "count them reliably. Please ask about another column, or clean the column and upload the file again."
         ) % {"column": column}
     return Clarification(question, [])
+
+
+def _ask_total_or_row(a: Analyzer, target: Term, t: Threshold) -> Clarification:
+    """ "how many teams have more than 10 wins" over teams' seasons: in total, or in one row (a season)?"""
+    said = a.question[target.start : target.end].strip()
+    with speaking(a.lang):
+        question = _("Each %(things)s has several rows. Is the condition on %(column)s their total, or one row's?") % {
+            "things": target.column,
+            "column": t.column,
+        }
+        choices = [
+            _("How many %(things)s have a total %(column)s %(op)s %(value)s?")
+            % {"things": said, "column": t.column, "op": t.op, "value": t.label},
+            _("How many rows have %(column)s %(op)s %(value)s?") % {"column": t.column, "op": t.op, "value": t.label},
+        ]
+    return Clarification(question, choices)
 
 
 def _slug(text: str) -> str:
@@ -326,10 +342,38 @@ class MetricBuilder:
         self.plan.shown = [Shown(base.name), Shown(name, "pct")]
 
     # --- the whole ----------------------------------------------------------------------------
+    def _counted_groups(self) -> bool:
+        """ "有多少个地区的销售额超过80万", "how many teams have more than 3000 total points": the things counted span
+        many rows each, so the threshold is on each one's total; they are grouped, listed and counted. Said
+        without "total" in English ("how many teams have more than 10 wins" over teams' seasons) it may mean one
+        row: asked which."""
+        cues, target = self.a.cues, self.a.cues.count_target
+        if not cues.counting or self.plan.groups or target is None or cues.rate or cues.corr or cues.rate_concept:
+            return False
+        view = self.a.view(target)
+        present = self.a.schema.row_count * (1 - view.null_ratio)
+        if view.category not in ("dimension", "id") or view.unique or not view.distinct or present < 2 * view.distinct:
+            return False
+        measured = [t for t in cues.thresholds if self.a.schema.by_name[t.column].category == "measure"]
+        if not measured or any(self.a.schema.by_name[t.column].ordinal for t in measured):
+            return False
+        totals = self.zh or any(func == "sum" for _s, _e, func in cues.agg_words)
+        if not totals:
+            self.plan.clarification = _ask_total_or_row(self.a, target, measured[0])
+            return False
+        self.plan.groups.append(Group(target.column, target.column))
+        cues.count_target, cues.counting = None, False
+        cues.agg_words = [w for w in cues.agg_words if w[2] != "sum"]
+        self.measures = [m for m in self.measures if m.column not in {t.column for t in measured}]
+        return True
+
     def group_thresholds(self) -> None:
         """ "销售额超过10万的地区": with groups and nothing else asked, a threshold is on each group's total."""
         cues = self.a.cues
-        if not self.plan.groups or cues.counting or self.measures or cues.rate or cues.corr or cues.rate_concept:
+        counted = self._counted_groups()
+        if not self.plan.groups or cues.counting or cues.rate or cues.corr or cues.rate_concept:
+            return
+        if self.measures and not counted:
             return
         for t in list(cues.thresholds):
             view = self.a.schema.by_name[t.column]

@@ -44,6 +44,9 @@ def add_filters(b: MetricBuilder) -> None:
         said = a.question[f.start : f.end].strip()
         period = said if f.label == a.text[f.start : f.end].strip() else f.label
         column = f.spec["column"]
+        if f.spec.get("op") == "!=":  # "excluding 2022"
+            plan.filter_labels.append(f"{column} ≠ {period}")
+            continue
         if b.zh:
             # "下单日期从2024年开始", "下单日期在2024年以后"
             said_from = "从" if period.endswith(("开始", "起")) and not period.startswith(("从", "自")) else "在"
