@@ -132,8 +132,7 @@ class Analyzer:
             for t in inside:
                 self.taken[t.start : t.end] = bytes(t.end - t.start)
         found = [f for f in found if self._free_of_others(f.start, f.end)] + self._years_in_text_dates(found)
-        found = [self._left_out(f) for f in found]
-        found = [f for f in found if f is not None]
+        found = [kept for f in found if (kept := self._left_out(f)) is not None]
         for f in found:
             _claim(self.taken, f.start, f.end)
             said = _WHEN_VERB.search(self.text, 0, f.start)  # "released in 2006": when the row happened
