@@ -1304,3 +1304,13 @@ def test_how_many_groups_meet_a_threshold_on_their_totals(csv_binding):
     asked = response.clarification
     assert response.verification.passed and asked is not None and "total" in asked.question, response.answer
     assert asked.choices == ["How many teams have a total Points > 250?", "How many rows have Points > 250?"]
+
+
+def test_the_difference_between_the_highest_and_lowest_is_computed(csv_binding):
+    rows = [["Ann", "HR", 48000], ["Bo", "HR", 159000], ["Cy", "Sales", 79000], ["Di", "Sales", 114000]]
+    staff = table(csv_binding, "pay.csv", ["Name", "Department", "Salary"], rows)
+    answer = verified(staff, "What is the difference between the highest and lowest salary?").answer
+    assert answer.startswith("difference is 111,000 (max Salary 159,000, min Salary 48,000)."), answer
+    assert verified(staff, "最高和最低Salary相差多少？").answer.startswith("差值为 111,000"), "相差 is the difference"
+    answer = verified(staff, "what is the difference between the highest and lowest salary in each department?")
+    assert "HR: difference 111,000" in answer.answer and "Sales: difference 35,000" in answer.answer, answer.answer

@@ -19,7 +19,7 @@ from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import Readings, ask_sold, read
 from apps.agent.offline.conditions import ask_about_conditions, ask_about_left_out
 from apps.agent.offline.cues import EDGE_WORDS, ONE_PERIOD, PLACE_VERB, Cues, Threshold, find_words, read_cues
-from apps.agent.offline.kinds import period_change, to_date
+from apps.agent.offline.kinds import period_change, spread, to_date
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.metrics import MetricBuilder
 from apps.agent.offline.plan import Group, Lang, Metric, Plan
@@ -421,7 +421,7 @@ class Analyzer:
             return "year"
         if self.cues.change and find_words(self.text, lx.YOY_WORDS, bytearray(len(self.text))):
             return "year"  # "销售额同比增长多少": each year against the one before, not month against month
-        change = self.cues.change and not (self.cues.change == "diff" and self._named_pair())
+        change = self.cues.change and not (self.cues.change == "diff" and (self._named_pair() or spread.asked(self)))
         wants_series = self.trend or named or change or self.cues.cumulative
         return default_grain(self.time_col, self.time_filters) if wants_series else None
 

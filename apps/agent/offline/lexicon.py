@@ -284,7 +284,7 @@ CHANGE_WORDS: tuple[str, ...] = (
     "mom",
 ) + ("qoq", "yoy", "month over month", "month-over-month", "year over year", "year-over-year", "increase")
 CHANGE_WORDS += ("涨了", "上涨", "跌了", "下跌", "下降", "降了")
-DIFF_WORDS = ("差值", "差额", "变化量", "difference", "diff")
+DIFF_WORDS = ("差值", "差额", "变化量", "相差", "差距", "difference", "diff")
 # "哪天卖得最好", "best-selling": sold the most, by money or by units (asked when the data has both).
 SOLD_WELL: tuple[str, ...] = ("卖得最好", "卖得最多", "卖得好", "最畅销", "畅销", "销量最好")
 SOLD_WELL += ("best-selling", "best selling", "sold the most", "sells best", "sold best", "sold most")

@@ -51,6 +51,8 @@ GRAINS: dict[str, str] = {
 OPERATIONS: dict[str, str] = {
     "yoy": r"同比|去年同期|year[- ]over[- ]year|\byoy\b|y/y|same period last year",
     "mom": r"环比|较上月|比上月|month[- ]over[- ]month|\bmom\b|m/m|period[- ]over[- ]period",
+    # "the difference between the highest and lowest", "最高和最低相差多少": one number taken from another
+    "difference": r"差值|差额|相差|差距|\bdifference\b",
     "share": r"占比|比重|份额|占.{0,8}(?:比例|百分比)|占了?多少|占几成|百分之几|\bshare\b|proportion|"
     r"percentage of|% of|fraction of|what percent",
     "rate": r"(?<![效频汇税利])率|\brate\b|\bratio\b",
@@ -497,7 +499,17 @@ def _operation_applied(op: str, fact: QueryFacts) -> str | None:
         return _yoy_applied(fact)
     if op == "mom" and len(fact.compared_periods()) >= 2:
         return _("change between two periods")
+    if op == "difference" and (_subtracts(fact) or {"diff", "pct_change"} & funcs):
+        return _("difference computed")
     return None
+
+
+def _subtracts(fact: QueryFacts) -> bool:
+    """The query derives one figure less another (a derived "-" expression, or a subtraction in its SQL)."""
+    spec = fact.spec
+    if spec is not None:
+        return any("-" in d.expr for d in spec.derived)
+    return bool(re.search(r"[\w\])]\s+-\s+[\w(\[]", fact.sql))
 
 
 def _yoy_applied(fact: QueryFacts) -> str | None:

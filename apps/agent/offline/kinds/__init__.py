@@ -25,6 +25,7 @@ from apps.agent.offline.kinds import (
     net_measure,
     period_change,
     share,
+    spread,
     subject_rate,
     tied_extreme,
     time_edge,
@@ -39,6 +40,7 @@ REGISTRY: tuple[Kind, ...] = (
     period_change.KIND,  # "2025年退货金额同比增长了多少": this period against last year's or the one before
     to_date.KIND,  # "截至6月底累计销售额": one total from the start of the year
     named_difference.KIND,  # "how many more medals did A win than B": two named groups, one difference
+    spread.KIND,  # "the difference between the highest and lowest salary": max − min
     correlation.KIND,  # "correlation between price and quantity"
     named_rate.KIND,  # 转化率 / profit margin: a rate the glossary defines over two concepts
     subject_rate.KIND,  # 退货率 with the data's own 退货数量 / 订单数量 columns
