@@ -495,6 +495,11 @@ def _operation_applied(op: str, fact: QueryFacts) -> str | None:
         return _("rows listed")
     if op == "trend" and (fact.grains() or len(fact.all_periods) > 1):
         return _("grouped by period")
+    return _change_applied(op, fact, funcs)
+
+
+def _change_applied(op: str, fact: QueryFacts, funcs: set[str]) -> str | None:
+    """同比, 环比 and a difference asked for: how the query computed them, or None."""
     if op == "yoy":
         return _yoy_applied(fact)
     if op == "mom" and len(fact.compared_periods()) >= 2:
