@@ -33,6 +33,7 @@ EXAMPLES = {
     "correlation": ("销售金额和订单数量的相关系数", RETURNS),
     "named_rate": ("整体客单价是多少", ORDERS),
     "subject_rate": ("2025年的退货率是多少（按数量）", RETURNS),
+    "threshold_share": ("金额超过500的订单占比", ORDERS),
     "conditional_ratio": ("华东地区的退货率", ORDERS),
     "share": ("各地区销售额占比", ORDERS),
     "measure_ratio": ("销售金额/订单数量", RETURNS),

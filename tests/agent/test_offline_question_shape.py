@@ -1314,3 +1314,11 @@ def test_the_difference_between_the_highest_and_lowest_is_computed(csv_binding):
     assert verified(staff, "最高和最低Salary相差多少？").answer.startswith("差值为 111,000"), "相差 is the difference"
     answer = verified(staff, "what is the difference between the highest and lowest salary in each department?")
     assert "HR: difference 111,000" in answer.answer and "Sales: difference 35,000" in answer.answer, answer.answer
+
+
+def test_the_share_of_rows_meeting_a_threshold_is_taken_of_the_whole_named(csv_binding):
+    rows = [["Hawks", 2015, 9], ["Hawks", 2016, 4], ["Hawks", 2017, 10], ["Lions", 2015, 12], ["Lions", 2016, 2]]
+    sports = table(csv_binding, "wins.csv", ["Team", "Season", "Wins"], rows)
+    answer = verified(sports, "What percentage of the Hawks' seasons had more than 8 wins?").answer
+    assert answer.startswith("share is 66.7% (rows (Wins > 8) 2, all rows 3).") and "Team = Hawks" in answer, answer
+    assert verified(sports, "What percentage of seasons had more than 8 wins?").answer.startswith("share is 60.0%")

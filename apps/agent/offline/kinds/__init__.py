@@ -27,6 +27,7 @@ from apps.agent.offline.kinds import (
     share,
     spread,
     subject_rate,
+    threshold_share,
     tied_extreme,
     time_edge,
     to_date,
@@ -44,6 +45,7 @@ REGISTRY: tuple[Kind, ...] = (
     correlation.KIND,  # "correlation between price and quantity"
     named_rate.KIND,  # 转化率 / profit margin: a rate the glossary defines over two concepts
     subject_rate.KIND,  # 退货率 with the data's own 退货数量 / 订单数量 columns
+    threshold_share.KIND,  # "what percentage of seasons had more than 8 wins": the threshold is the numerator's
     conditional_ratio.KIND,  # "share of orders that were returned", "华东的退货率"
     share.KIND,  # "各地区销售额占比": each group's share of the whole
     measure_ratio.KIND,  # "revenue per session", "A/B"
