@@ -1322,3 +1322,10 @@ def test_the_share_of_rows_meeting_a_threshold_is_taken_of_the_whole_named(csv_b
     answer = verified(sports, "What percentage of the Hawks' seasons had more than 8 wins?").answer
     assert answer.startswith("share is 66.7% (rows (Wins > 8) 2, all rows 3).") and "Team = Hawks" in answer, answer
     assert verified(sports, "What percentage of seasons had more than 8 wins?").answer.startswith("share is 60.0%")
+
+
+def test_the_row_with_the_extreme_names_every_row_tied_with_it(csv_binding):
+    rows = [["Ealing", "Jo Green", 1200, 2.0], ["Fulham", "Ann Jones", 900, 2.0], ["Barnet", "Tim Hall", 30000, 55.1]]
+    election = table(csv_binding, "votes.csv", ["Constituency", "Candidate", "Votes", "Vote %"], rows)
+    answer = verified(election, "Who got the lowest vote percentage?").answer
+    assert "Jo Green" in answer and "Ann Jones" in answer and "Tim Hall" not in answer, answer

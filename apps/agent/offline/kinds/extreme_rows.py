@@ -62,8 +62,9 @@ def build(b: MetricBuilder) -> None:
     # "ranked first", "best place", "the best UK chart position": number 1
     best_is_lowest = _PLACE.search(fold(measure)) is not None or b.a.schema.by_name[measure].place
     plan.sort = [Sort(by=measure, desc=cues.ascending == best_is_lowest)]
-    plan.limit = cues.top_n or (10 if cues.plural or best_is_lowest else 1)
-    plan.single_best = best_is_lowest and not cues.top_n and not cues.plural  # "last place": every row tied there
+    plan.limit = cues.top_n or 10
+    # "which SKU has the highest stock", "last place": that row and every row tied with it, none other
+    plan.single_best = not cues.top_n and not cues.plural
     plan.shown = [Shown(measure)]
 
 
