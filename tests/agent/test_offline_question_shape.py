@@ -1329,3 +1329,17 @@ def test_the_row_with_the_extreme_names_every_row_tied_with_it(csv_binding):
     election = table(csv_binding, "votes.csv", ["Constituency", "Candidate", "Votes", "Vote %"], rows)
     answer = verified(election, "Who got the lowest vote percentage?").answer
     assert "Jo Green" in answer and "Ann Jones" in answer and "Tim Hall" not in answer, answer
+
+
+def test_two_columns_of_one_row_compared_or_multiplied_are_said_to_be_out_of_reach(csv_binding):
+    rows = [["S1", "Reno", 388, 100, 2.5], ["S2", "Reno", 20, 100, 4.0], ["S3", "Atlanta", 0, 50, 3.0]]
+    stock = table(csv_binding, "stock.csv", ["SKU", "Warehouse", "Stock", "Reorder level", "Unit cost"], rows)
+    for question in (
+        "How many SKUs are below their reorder level?",
+        "What is the total inventory value (stock times unit cost)?",
+        "Stock低于Reorder level的SKU有几个？",
+    ):
+        response = ask(stock, question)
+        assert response.verification.passed and not response.tables, (question, response.answer)
+        assert "two columns within each row" in response.answer or "两列" in response.answer, response.answer
+    assert verified(stock, "How many SKUs have stock above 100?").answer.startswith("distinct SKU is 1.")

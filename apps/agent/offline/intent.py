@@ -153,6 +153,29 @@ class Analyzer:
         self.grain, self.trend = find_grain(self.text, self.taken, own)
         self._one_period()
 
+    def _out_of_reach(self) -> Plan | None:
+        """The refusal of an analysis no tool does (a test, a forecast, the rows' order, two columns of one row
+        compared), or the comparison with a named row that against_row.py reads; None for any other question."""
+        if self.cues.unsupported:
+            return self._unsupported(*self.cues.unsupported)
+        combined = self._columns_combined()
+        if combined is not None:  # "below their reorder level", "stock times unit cost": row by row, no tool does
+            return self.fallback([combined], "unsupported", "column_compare")
+        return None
+
+    def _columns_combined(self) -> str | None:
+        """The words comparing a column with another column of the same row ("stock below their reorder level",
+        "库存低于安全库存") or multiplying them ("stock times unit cost"), as the question wrote them; None when the
+        question does neither. Filters compare a column with a value, and aggregations add up one column."""
+        measures = [t for t in self.terms if t.kind == "column" and self.view(t).category == "measure"]
+        for t in measures:
+            before = _COMPARED_WITH.search(self.text, 0, t.start)
+            if before is not None and any(u.end <= before.start() for u in measures if u.column != t.column):
+                return self.question[before.start() : t.end]
+            if before is not None and self.cues.counting and not _DIGIT.search(self.text[t.end : t.end + 12]):
+                return self.question[before.start() : t.end]  # "how many SKUs are below their reorder level"
+        return None
+
     def _left_out(self, f: TimeFilter) -> TimeFilter | None:
         """ "excluding 2022", "除了2024年": the period left out (≠); a range or a list left out is no one filter here,
         so it stays unread and is asked about (None)."""
@@ -563,8 +586,9 @@ class Analyzer:
     # --- the plan ---------------------------------------------------------------------------
     def plan(self) -> Plan:
         plan = Plan(lang=self.lang)
-        if self.cues.unsupported:
-            return self._unsupported(*self.cues.unsupported)
+        refused = self._out_of_reach()
+        if refused is not None:
+            return refused
         if not self.terms and not self.time_filters and find_words(self.text, lx.GREETINGS, bytearray(len(self.text))):
             return self.fallback([], "greeting")
         asked_first = self._asked_first()
@@ -699,6 +723,12 @@ _LEAVES_OUT = re.compile(
     r"(?:excluding|except(?:\s+for)?|other\s+than|not\s+counting|不含|不包括|不包含|排除掉?|剔除|除去|除了|刨去|刨除)"
     r"\s*(?:the\s+(?:year\s+)?|in\s+)?$"
 )
+# a comparison or a product written right before a column's name, not a number: "below their reorder level"
+_COMPARED_WITH = re.compile(
+    r"(?<![a-z])(?:below|above|under|over|exceeds?|exceeding|than|times|"
+    r"multiplied\s+by)\s+(?:(?:their|its|his|her|the|own)\s+)*$|(?:低于|高于|超过|少于|多于|大于|小于|乘以)\s*$"
+)
+_DIGIT = re.compile(r"\d")
 _NEXT = re.compile(r"(?<![a-z])(?:next|previous|preceding|following)(?![a-z])")
 _EACH_MARKERS = ("each", "per", "for each", "every", "各", "每个", "每")
 _ARTICLES = re.compile(r"(?:(?<![a-z])(?:a|an|the)\s*)+$")  # "other than a friendly match": the article is skipped

@@ -36,6 +36,10 @@ _NEEDS: dict[str, Promise] = {
     ),
     "explain": gettext_lazy("explaining causes, giving advice or simulating scenarios"),
     "streak": gettext_lazy("counting runs of consecutive rows (streaks), which depend on the order of the rows"),
+    "column_compare": gettext_lazy(
+        "comparing or combining two columns within each row (such as “stock below its reorder level” or “stock "
+        "times unit cost”)"
+    ),
     "row_compare": gettext_lazy(
         "comparing rows with the value of one named row (such as “more than X” or “the same as X”)"
     ),
@@ -51,6 +55,7 @@ _NEAREST: dict[str, Promise] = {
         "Query results have no row positions, only an order by a column such as a date or an id (the earliest date)"
     ),
     "streak": gettext_lazy("I can count or list the matching rows"),
+    "column_compare": gettext_lazy("I can show the two columns side by side, or compare their totals"),
     "row_compare": gettext_lazy("I can show the values side by side, ranked, for you to compare"),
 }
 

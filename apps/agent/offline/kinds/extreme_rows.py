@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.cues import ONE_PERIOD, find_words
 from apps.agent.offline.kinds.base import Kind
+from apps.agent.offline.metrics import numbers_as_text
 from apps.agent.offline.plan import Shown
 from apps.agent.offline.rankings import ONE_ROW_EACH
 from apps.agent.offline.schema_terms import fold
@@ -56,7 +57,11 @@ def build(b: MetricBuilder) -> None:
     asked = [g.column for g in plan.groups if g.column != measure]
     if b.a.time_col is not None and b.a.time_col.name not in asked and b.a.cues.when is None:
         asked.append(b.a.time_col.name)
-    others = [v.name for v in b.a.schema.of("id", "dimension", "time", "year") if v.name not in (measure, *asked)]
+    others = [  # the row's labels; not a Rank written as text ("1"), which reads as a number of the measure
+        v.name
+        for v in b.a.schema.of("id", "dimension", "time", "year")
+        if v.name not in (measure, *asked) and not numbers_as_text(v)
+    ]
     plan.groups, plan.time_group = [], None  # rows, not groups: the asked columns are shown beside each row
     plan.row_columns = [*dict.fromkeys([*asked, *others])][:6] + [measure]
     # "ranked first", "best place", "the best UK chart position": number 1
