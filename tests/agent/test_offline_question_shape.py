@@ -1343,3 +1343,23 @@ def test_two_columns_of_one_row_compared_or_multiplied_are_said_to_be_out_of_rea
         assert response.verification.passed and not response.tables, (question, response.answer)
         assert "two columns within each row" in response.answer or "两列" in response.answer, response.answer
     assert verified(stock, "How many SKUs have stock above 100?").answer.startswith("distinct SKU is 1.")
+
+
+def test_year_on_year_and_month_on_month_over_text_months(csv_binding):
+    """A column of months written as text (2025-06): one month, quarter or year against the same one a year
+    earlier (同比) or the one before (环比); 同比 of every month is said to be out of reach, never a trend."""
+    rows = [
+        [f"{y}-{m:02d}", channel, 100 * m + (50 if y == 2025 else 0) + (7 if channel == "京东" else 0)]
+        for y in (2024, 2025)
+        for m in range(1, 13)
+        for channel in ("京东", "天猫")
+    ]
+    kpi = table(csv_binding, "kpi.csv", ["月份", "渠道", "销售额"], rows)
+    answer = verified(kpi, "2025年6月销售额同比增长了多少？").answer
+    assert "2025-06销售额合计 1,307" in answer and "2024-06销售额合计 1,207" in answer and "变化量 100" in answer
+    answer = verified(kpi, "2025年6月的销售额环比增长多少？").answer
+    assert "2025-05销售额合计 1,107" in answer and "变化量 200" in answer, answer
+    answer = verified(kpi, "2025年销售额同比增长了多少？").answer
+    assert "2025销售额合计 16,884" in answer and "2024销售额合计 15,684" in answer, answer
+    asked = ask(kpi, "各月销售额的同比增长率")
+    assert not asked.tables and "同比" in asked.answer and "整体变化" not in asked.answer, asked.answer

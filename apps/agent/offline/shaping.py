@@ -178,7 +178,9 @@ def add_windows(b: MetricBuilder) -> None:
     dims = [g.name for g in plan.dims]
     if cues.change:
         same_period = "同比" in b.a.text
-        grain = next((g.grain for g in plan.groups if g.name == plan.time_group), None)
+        timed = next((g for g in plan.groups if g.name == plan.time_group), None)
+        view = b.a.schema.by_name.get(timed.column) if timed is not None else None
+        grain = timed.grain if timed is not None and timed.grain else (view.period if view is not None else None)
         if same_period and grain not in (None, "year"):  # "每个月的同比": a month against the one before is no 同比
             plan.clarification = ask_same_period(b.a.lang)
             return

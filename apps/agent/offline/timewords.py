@@ -477,8 +477,10 @@ class Period:
         if column.category == "year":
             return [{"column": column.name, "op": "=", "value": self.start.year}]
         if column.period:
-            values = period_values(column, self)
-            return [{"column": column.name, "op": "in" if len(values) != 1 else "=", "value": values or [self.label()]}]
+            values = period_values(column, self) or [self.label()]
+            if len(values) == 1:
+                return [{"column": column.name, "op": "=", "value": values[0]}]
+            return [{"column": column.name, "op": "in", "value": values}]
         if self.grain == "year":
             return [{"column": column.name, "op": "=", "value": self.start.year, "grain": "year"}]
         if self.grain in ("month", "quarter"):
@@ -489,10 +491,36 @@ class Period:
         ]
 
 
+def _grain_written(value: str) -> str:
+    """The grain a period value of a text column is written at: "2025-06" a month, "2025-Q2" a quarter."""
+    if re.fullmatch(r"\d{4}-\d{2}", value):
+        return "month"
+    if re.fullmatch(r"\d{4}\s*-?\s*Q[1-4]", value, re.IGNORECASE):
+        return "quarter"
+    return "year"
+
+
+def _period_of_values(values: list[str]) -> Period | None:
+    """The year or quarter a list of a text period column's values covers whole ("2025" as its twelve months of
+    2025-01 … 2025-12), or None when they are not one whole year or quarter."""
+    starts = sorted(d for d in (_period_start(v) for v in values) if d is not None)
+    if not starts or len(starts) != len(values):
+        return None
+    step = 3 if any("q" in v.lower() for v in values) else 1
+    end = _shift_months(starts[-1], step)
+    if [_shift_months(starts[0], step * i) for i in range(len(starts))] != starts:
+        return None  # a gap: no one period
+    if starts[0].month == 1 and end == dt.date(starts[0].year + 1, 1, 1):
+        return Period(starts[0], end, "year")
+    if step == 1 and len(starts) == 3 and starts[0].month % 3 == 1:
+        return Period(starts[0], end, "quarter")
+    return None
+
+
 def period_of(specs: list[dict[str, Any]]) -> Period | None:
     """The one period a list of time filter specs selects, or None (several periods, open bounds, `in`)."""
     if len(specs) == 1 and specs[0].get("op") == "=":
-        value, grain = str(specs[0]["value"]), specs[0].get("grain") or "year"
+        value, grain = str(specs[0]["value"]), specs[0].get("grain") or _grain_written(str(specs[0]["value"]))
         try:
             if grain == "year":
                 start = dt.date(int(value), 1, 1)
@@ -506,6 +534,8 @@ def period_of(specs: list[dict[str, Any]]) -> Period | None:
         except ValueError:
             return None
         return None
+    if len(specs) == 1 and specs[0].get("op") == "in" and isinstance(specs[0].get("value"), list):
+        return _period_of_values([str(v) for v in specs[0]["value"]])
     bounds = {s.get("op"): _as_date(s.get("value")) for s in specs}
     if len(specs) == 2 and set(bounds) == {">=", "<"} and all(bounds.values()):
         low, high = bounds[">="], bounds["<"]

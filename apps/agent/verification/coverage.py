@@ -528,6 +528,8 @@ def _yoy_applied(fact: QueryFacts) -> str | None:
     if orders:
         ok = all(groups.get(o) == "year" or re.search(r"(?i)year|年", o) for o in orders)
         return _("change against the same period a year earlier") if ok else None
+    if sum(1 for m in months if m) >= 2:
+        return None  # a series of months over two years is no 同比 of any of them
     years = {t for p in fact.row_periods for t in p if re.fullmatch(r"\d{4}", t)}
     years |= {t for t in fact.filter_period_tokens if re.fullmatch(r"\d{4}", t)}
     return _("two years side by side") if len(years) >= 2 else None
