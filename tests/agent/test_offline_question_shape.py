@@ -1363,3 +1363,12 @@ def test_year_on_year_and_month_on_month_over_text_months(csv_binding):
     assert "2025销售额合计 16,884" in answer and "2024销售额合计 15,684" in answer, answer
     asked = ask(kpi, "各月销售额的同比增长率")
     assert not asked.tables and "同比" in asked.answer and "整体变化" not in asked.answer, asked.answer
+
+
+def test_how_many_periods_meet_a_threshold_compares_each_period_s_total(csv_binding):
+    rows = [["2025-01-03", 100], ["2025-01-20", 120], ["2025-02-05", 90], ["2025-03-01", 250], ["2024-03-09", 400]]
+    orders = table(csv_binding, "daily.csv", ["日期", "金额"], rows)
+    answer = verified(orders, "2025年有几个月的金额超过200？").answer
+    assert "共 2 组" in answer and "2025-01" in answer and "2025-03" in answer and "2025-02" not in answer, answer
+    answer = verified(orders, "how many months had a total 金额 over 200?").answer
+    assert "(3 groups)" in answer and "2024-03" in answer, answer

@@ -89,6 +89,14 @@ def ask_numbers_as_text(column: str, lang: Lang) -> Clarification:
     return Clarification(question, [])
 
 
+# "有几个月", "多少天", "how many months": periods counted
+_COUNTED_PERIOD = re.compile(
+    r"(?:几|多少)个?(?P<zh>月|天|周|季度|年)(?![份度])|how many (?P<en>days|weeks|months|quarters|years)(?![a-z])"
+)
+_PERIOD_GRAIN = {"月": "month", "天": "day", "周": "week", "季度": "quarter", "年": "year"}
+_PERIOD_GRAIN |= {"days": "day", "weeks": "week", "months": "month", "quarters": "quarter", "years": "year"}
+
+
 def _ask_total_or_row(a: Analyzer, target: Term, t: Threshold) -> Clarification:
     """ "how many teams have more than 10 wins" over teams' seasons: in total, or in one row (a season)?"""
     said = a.question[target.start : target.end].strip()
@@ -348,6 +356,8 @@ class MetricBuilder:
         without "total" in English ("how many teams have more than 10 wins" over teams' seasons) it may mean one
         row: asked which."""
         cues, target = self.a.cues, self.a.cues.count_target
+        if cues.counting and not self.plan.groups and self._counted_periods():
+            return True
         if not cues.counting or self.plan.groups or target is None or cues.rate or cues.corr or cues.rate_concept:
             return False
         view = self.a.view(target)
@@ -365,6 +375,28 @@ class MetricBuilder:
         cues.count_target, cues.counting = None, False
         cues.agg_words = [w for w in cues.agg_words if w[2] != "sum"]
         self.measures = [m for m in self.measures if m.column not in {t.column for t in measured}]
+        return True
+
+    def _counted_periods(self) -> bool:
+        """ "2025年有几个月的销售额超过150万", "how many months had sales over 1.5 million": each period's total is
+        compared, never a single row's; the periods are grouped (at the grain counted) and listed."""
+        said = _COUNTED_PERIOD.search(self.a.text)
+        column = self.a.time_col
+        if said is None or column is None or not self.a.cues.thresholds:
+            return False
+        grain = _PERIOD_GRAIN[said.group("zh") or said.group("en")]
+        if any(self.a.schema.by_name[t.column].category != "measure" for t in self.a.cues.thresholds):
+            return False
+        if column.period or column.category == "year":
+            if (column.period or "year") != grain:
+                return False  # "how many days" over a column of months: not a grain the data has
+            self.plan.groups.append(Group(column.name, column.name))
+        elif column.category == "time":
+            label = lx.GRAIN_LABELS[self.a.lang][grain]
+            self.plan.groups.append(Group(column.name, self.unique(label), grain))
+        else:
+            return False
+        self.a.cues.counting, self.a.cues.count_target = False, None
         return True
 
     def group_thresholds(self) -> None:
