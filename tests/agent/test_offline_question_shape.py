@@ -1372,3 +1372,12 @@ def test_how_many_periods_meet_a_threshold_compares_each_period_s_total(csv_bind
     assert "共 2 组" in answer and "2025-01" in answer and "2025-03" in answer and "2025-02" not in answer, answer
     answer = verified(orders, "how many months had a total 金额 over 200?").answer
     assert "(3 groups)" in answer and "2024-03" in answer, answer
+
+
+def test_which_x_and_which_month_ranks_every_pair_and_each_month_s_best_says_so(csv_binding):
+    rows = [["2025-01", "京东", 300], ["2025-01", "天猫", 500], ["2025-02", "京东", 900], ["2025-02", "天猫", 100]]
+    kpi = table(csv_binding, "pairs.csv", ["月份", "渠道", "销售额"], rows)
+    answer = verified(kpi, "哪个渠道哪个月的销售额最高？").answer
+    assert "2025-02 · 京东" in answer and "900" in answer and "天猫" not in answer, answer
+    answer = verified(kpi, "每个月销售额最高的渠道是哪个？").answer
+    assert answer.startswith("每个月份中销售额合计最高的：") and "2025-01 · 天猫" in answer, answer

@@ -159,7 +159,14 @@ class Writer:
                 return self.tied(keys, said)
             if len(self.result.rows) == 1 or self.plan.limit == 1:
                 return self.best(said, keys)
-            if self.plan.ascending:
+            per = next((w.partition_by[0] for w in self.plan.windows if w.func == "rank" and w.partition_by), None)
+            if per is not None:  # "每个月销售额最高的渠道": each period's best, in the order of the periods
+                said |= {"period": per}
+                if self.plan.ascending:
+                    head = _("The lowest %(measure)s in each %(period)s:") % said
+                else:
+                    head = _("The highest %(measure)s in each %(period)s:") % said
+            elif self.plan.ascending:
                 head = _("Ranked by %(measure)s (lowest first):") % said
             else:
                 head = _("Ranked by %(measure)s (highest first):") % said
@@ -174,7 +181,7 @@ class Writer:
 
     def best(self, said: dict[str, str], keys: list[str]) -> list[str]:
         """The one group ranked first, named with its values."""
-        said |= {"label": self.label(0, keys[-1]), "values": self.row_values(0)}
+        said |= {"label": " · ".join(self.label(0, k) for k in keys), "values": self.row_values(0)}
         edge = self.time_edge()
         if edge is not None:  # "what was her first role": the one at the earliest time, said so
             return [_("The %(groups)s with the %(edge)s is %(label)s (%(values)s).") % {**said, "edge": edge}]

@@ -186,6 +186,12 @@ class Analyzer:
             return None
         return replace(f, spec={**f.spec, "op": "!="})
 
+    @property
+    def period_asked(self) -> bool:
+        """ "哪个渠道哪个月的销售额最高": the period is asked for like the channel, so every pair is ranked together
+        (not the best channel of each month)."""
+        return _WHICH_PERIOD.search(self.text) is not None
+
     def _one_period(self) -> None:
         """ "单月最高销售额", "the most sales in a single day" over dated rows: each period's total, the best one,
         never the largest single row. Over a Season or Year column ("the most losses in a single season", where
@@ -729,6 +735,9 @@ _COMPARED_WITH = re.compile(
     r"multiplied\s+by)\s+(?:(?:their|its|his|her|the|own)\s+)*$|(?:低于|高于|超过|少于|多于|大于|小于|乘以)\s*$"
 )
 _DIGIT = re.compile(r"\d")
+_WHICH_PERIOD = re.compile(
+    r"哪(?:一)?个?(?:月|天|日|季度|年|周)|(?<![a-z])(?:which|what) (?:day|month|quarter|year|week)(?![a-z])"
+)
 _NEXT = re.compile(r"(?<![a-z])(?:next|previous|preceding|following)(?![a-z])")
 _EACH_MARKERS = ("each", "per", "for each", "every", "各", "每个", "每")
 _ARTICLES = re.compile(r"(?:(?<![a-z])(?:a|an|the)\s*)+$")  # "other than a friendly match": the article is skipped

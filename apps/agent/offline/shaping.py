@@ -219,7 +219,8 @@ def add_order(b: MetricBuilder) -> None:
         n = cues.top_n or (None if cues.plural else 1)
         plan.ascending = cues.ascending
         # "the best team of each season" per period; "which team … in a single season": every team's season at once
-        per_period = [plan.time_group] if plan.time_group and plan.dims and not b.a.one_period else []
+        alone = b.a.one_period or b.a.period_asked
+        per_period = [plan.time_group] if plan.time_group and plan.dims and not alone else []
         if per_period or n == 1:  # the best of each period; "which X has the most": all tied at the top
             rank = b.unique("名次" if b.zh else "rank")
             plan.windows.append(
