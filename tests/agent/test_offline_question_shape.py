@@ -1381,3 +1381,15 @@ def test_which_x_and_which_month_ranks_every_pair_and_each_month_s_best_says_so(
     assert "2025-02 · 京东" in answer and "900" in answer and "天猫" not in answer, answer
     answer = verified(kpi, "每个月销售额最高的渠道是哪个？").answer
     assert answer.startswith("每个月份中销售额合计最高的：") and "2025-01 · 天猫" in answer, answer
+
+
+def test_a_percentage_column_named_as_a_share_and_units_counted_in_a_column(csv_binding):
+    rows = [["Ealing", "Green", "Jo Green", 1200, 20.0], ["Fulham", "Green", "Ann Jones", 900, 30.0]]
+    rows += [["Barnet", "Labour", "Tim Hall", 30000, 55.1]]
+    election = table(csv_binding, "shares.csv", ["Constituency", "Party", "Candidate", "Votes", "Vote %"], rows)
+    answer = verified(election, "What is the average vote share of Green candidates?").answer
+    assert answer.split("\n")[:2] == ["average Vote % is 25.", "Filters: Party = Green."], answer
+    stock = [["S1", 388, 2.5], ["S2", 20, 400.0], ["S3", 310, 3.0]]
+    inventory = table(csv_binding, "units.csv", ["SKU", "Stock", "Unit cost"], stock)
+    answer = verified(inventory, "How many SKUs have more than 300 units in stock?").answer
+    assert "Stock > 300" in answer and answer.startswith("distinct SKU is 2"), answer

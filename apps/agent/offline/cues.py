@@ -455,9 +455,17 @@ def _threshold_column(text: str, m: re.Match[str], measures: list[Term], schema:
     if before:
         return before[-1].column
     after = [t for t in measures if t.start >= m.end() and t.start - m.end() <= 3]
+    if after and _COUNT_NOUN.fullmatch(text[after[0].start : after[0].end]):  # "300 units in stock": Stock
+        held = [t for t in measures if t.start > after[0].end and _IN_OF.fullmatch(text[after[0].end : t.start])]
+        if held:
+            return held[0].column
     if after:
         return after[0].column
     return measures[0].column if measures else None
+
+
+_COUNT_NOUN = re.compile(r"units?|items?|pieces?")
+_IN_OF = re.compile(r"\s+(?:in|of)\s+(?:the\s+)?")
 
 
 # "how many nations won no gold medals", "… had any silver medals", "… with at least one gold medal": the count

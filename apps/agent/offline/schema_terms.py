@@ -269,13 +269,23 @@ def _aliases(name: str, flag: bool, synonyms: tuple[str, ...] = ()) -> tuple[tup
         found.setdefault(part, PART)
     for spelt in _spelt_out(folded):
         found.setdefault(spelt, CORE)
-    if PERCENT_NAME.search(folded):  # "%", "Vote %", "Pct": "what percentage did she get" reads the column
-        for form in ("percentage", "percent", "pct", "%", "百分比"):
-            found.setdefault(form, CORE)
+    for form, strength in _percent_aliases(folded):
+        found.setdefault(form, strength)
     if _SOLD.search(folded) and _COUNTED.search(folded):  # 销售数量, sales_qty: what 销量 / units sold mean
         for form in ("销量", "sales volume", "units sold"):
             found[form] = max(found.get(form, 0.0), CONCEPT)
     return tuple(sorted(found.items()))
+
+
+def _percent_aliases(folded: str) -> list[tuple[str, float]]:
+    """ "%", "Vote %", "Pct": "what percentage did she get" reads the column; "Vote %" is also the "vote share"."""
+    if not PERCENT_NAME.search(folded):
+        return []
+    found = [(form, CORE) for form in ("percentage", "percent", "pct", "%", "百分比")]
+    rest = PERCENT_NAME.sub(" ", folded).split()
+    if len(rest) == 1:
+        found += [(f"{rest[0]} share", NAME), (f"{rest[0]} percentage", NAME)]
+    return found
 
 
 _AGENT = re.compile(r"^(?P<stem>[a-z]{5,})(?:er|or)s?$")
