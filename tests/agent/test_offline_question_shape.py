@@ -1361,6 +1361,8 @@ def test_year_on_year_and_month_on_month_over_text_months(csv_binding):
     assert "2025-05销售额合计 1,107" in answer and "变化量 200" in answer, answer
     answer = verified(kpi, "2025年销售额同比增长了多少？").answer
     assert "2025销售额合计 16,884" in answer and "2024销售额合计 15,684" in answer, answer
+    answer = verified(kpi, "截至2025年6月底，2025年累计销售额是多少？").answer
+    assert answer.split("\n")[:2] == ["累计销售额合计为 4,842。", "筛选条件：月份在2025-01至2025-06。"], answer
     asked = ask(kpi, "各月销售额的同比增长率")
     assert not asked.tables and "同比" in asked.answer and "整体变化" not in asked.answer, asked.answer
 

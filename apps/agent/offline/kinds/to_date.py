@@ -44,9 +44,12 @@ def build(b: MetricBuilder) -> None:
     assert period is not None and column is not None  # noqa: S101 - detect() checked it
     b.time_consumed = True
     b.plan.filters += [Filter(**spec) for spec in period.filters(column)]
-    last = (period.end - dt.timedelta(days=1)).isoformat()
+    last = period.end - dt.timedelta(days=1)
+    start, end = period.start.isoformat(), last.isoformat()
+    if column.period == "month":  # a column of months written as text: said as it writes them (2025-01)
+        start, end = period.start.strftime("%Y-%m"), last.strftime("%Y-%m")
     with speaking(b.a.lang):
-        label = _("%(column)s from %(start)s to %(end)s") % {"column": column.name, "start": period.start, "end": last}
+        label = _("%(column)s from %(start)s to %(end)s") % {"column": column.name, "start": start, "end": end}
     b.plan.filter_labels.append(label)
     b.a.cues.cumulative = False  # one total: no running-total window
     b.aggregate_all()
