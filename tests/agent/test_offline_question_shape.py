@@ -1395,3 +1395,11 @@ def test_a_percentage_column_named_as_a_share_and_units_counted_in_a_column(csv_
     inventory = table(csv_binding, "units.csv", ["SKU", "Stock", "Unit cost"], stock)
     answer = verified(inventory, "How many SKUs have more than 300 units in stock?").answer
     assert "Stock > 300" in answer and answer.startswith("distinct SKU is 2"), answer
+
+
+def test_a_percentage_threshold_is_shown_as_the_question_wrote_it(csv_binding):
+    rows = [["Ashford", "Wes Patel", 100, 28.5, "Yes"], ["Ashford", "Kai Wright", 50, 14.9, "No"]]
+    rows += [["Bath", "Al Day", 300, 45.0, "Yes"], ["Cork", "Ann Jones", 200, 38.2, "Yes"]]
+    election = table(csv_binding, "elected.csv", ["Constituency", "Candidate", "Votes", "Vote %", "Elected"], rows)
+    answer = verified(election, "What is the total votes of elected candidates with less than 40% of the vote?").answer
+    assert answer.startswith("total Votes is 300") and "Vote % < 40%" in answer, answer

@@ -300,6 +300,8 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
                 value = float(m.group(1).replace(",", "")) * _UNIT.get(unit, 1.0)
                 number = int(value) if value.is_integer() else value
                 label = question[m.start(1) : m.end(2) if m.group(2) else m.end(1)]
+                if question[m.end(1) : m.end(1) + 1] == "%" and not m.group(2):
+                    label += "%"  # "less than 40% of the vote" over Vote %: said back as written
                 said = op
                 if schema.by_name[column].place and word in _UP_DOWN:  # "ranked above 4th": a smaller place
                     said = {">": "<", "<": ">", ">=": "<=", "<=": ">="}[op]

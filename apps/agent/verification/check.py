@@ -171,7 +171,11 @@ class _Checker:
             return None
         if plan_text:
             return "stated in the question"
-        if any(_same(mention.value, p) or _same(mention.value, p * 100) for p in self.ev.parameters):
+        percent = mention.unit == "%"  # "less than 40%" over a column of percentages: the parameter is 40
+        if any(
+            _same(mention.value, p) or _same(mention.value, p * 100) or (percent and _same(mention.value * 100, p))
+            for p in self.ev.parameters
+        ):
             return "a parameter of the query, from the question"
         if self._part_of_a_time_used(mention):
             return "part of a time from the question, a parameter of the query in seconds"
