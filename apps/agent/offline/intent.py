@@ -34,7 +34,7 @@ from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms
 from apps.agent.offline.timewords import TimeFilter, default_grain, find_grain, find_time_filters, merge_years
 from apps.agent.offline.wording import speaking
 from apps.datasets.ingest.profile import TableProfile
-from apps.datasets.query.resolve import adds_up_what_follows
+from apps.datasets.query.resolve import LEAVES_OUT, adds_up_what_follows
 from apps.datasets.query.spec import Filter
 
 _HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次个])")
@@ -725,10 +725,7 @@ _WHEN_VERB = re.compile(
     r"(?<![a-z])(?P<verb>released|aired|published|premiered|launched|issued|broadcast)\s+(?:in|during|on)\s+(?:the\s+)?$"
 )
 # "excluding 2022", "除了2024年以外": what is left out (the same words as the values', lexicon.VALUE_NEGATIONS)
-_LEAVES_OUT = re.compile(
-    r"(?:excluding|except(?:\s+for)?|other\s+than|not\s+counting|不含|不包括|不包含|排除掉?|剔除|除去|除了|刨去|刨除)"
-    r"\s*(?:the\s+(?:year\s+)?|in\s+)?$"
-)
+_LEAVES_OUT = re.compile(LEAVES_OUT + r"\s*(?:the\s+(?:year\s+)?|in\s+)?$")
 # a comparison or a product written right before a column's name, not a number: "below their reorder level"
 _COMPARED_WITH = re.compile(
     r"(?<![a-z])(?:below|above|under|over|exceeds?|exceeding|than|times|"

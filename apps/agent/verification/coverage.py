@@ -20,7 +20,7 @@ from apps.agent.verification.numbers import UNITS, canonical_date, find_mentions
 from apps.agent.verification.queries import QueryFacts
 from apps.agent.verification.verdict import Coverage
 from apps.agent.verification.vocabulary import LabelFinder, Vocabulary, norm
-from apps.datasets.query.resolve import PERCENT_NAME, adds_up_what_follows
+from apps.datasets.query.resolve import LEAVES_OUT, PERCENT_NAME, adds_up_what_follows
 
 AnchorKind = Literal["number", "period", "value", "column", "top_n", "grain", "operation"]
 
@@ -616,11 +616,7 @@ def cover(
 
 
 # "不含退货", "excluding 2022", "other than Greece": what the question leaves out
-_EXCLUDING = re.compile(
-    r"(?:不含|不包括|不包含|排除掉?|去掉|剔除|除去|除了|刨去|刨除|excluding|except(?:\s+for)?|other\s+than|not\s+counting)"
-    r"\s*(?:the\s+)?$",
-    re.IGNORECASE,
-)
+_EXCLUDING = re.compile(LEAVES_OUT + r"\s*(?:the\s+)?$", re.IGNORECASE)
 _KEPT_OPS = ("=", "in", "contains", "between")
 _TRUE = (True, 1, "是", "yes", "y", "true", "t")
 

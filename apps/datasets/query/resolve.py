@@ -111,6 +111,9 @@ def _column_matches(term: str, profile: TableProfile, synonyms: dict[str, str]) 
 
 
 # A column named like an aggregation ("Total", "Average") and what may stand between it and the measure it adds up
+# The words that leave something out ("excluding 2022", "不含退货", "除了华东"), for the planner and verify alike
+LEAVES_OUT = r"(?:excluding|except(?:\s+for)?|other\s+than|not\s+counting|不含|不包括|不包含|排除掉?|去掉|剔除|除去|除了|刨去|刨除)"
+
 # A yes/no column is named by what it asks: 是否退货 is "退货", is_remote is "remote"
 FLAG_PREFIXES = ("是否", "有无", "is_", "has_", "was_", "if_", "is ", "has ", "was ")
 
