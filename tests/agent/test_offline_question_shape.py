@@ -1403,3 +1403,10 @@ def test_a_percentage_threshold_is_shown_as_the_question_wrote_it(csv_binding):
     election = table(csv_binding, "elected.csv", ["Constituency", "Candidate", "Votes", "Vote %", "Elected"], rows)
     answer = verified(election, "What is the total votes of elected candidates with less than 40% of the vote?").answer
     assert answer.startswith("total Votes is 300") and "Vote % < 40%" in answer, answer
+
+
+def test_a_difference_between_two_years_is_the_later_less_the_earlier_without_a_growth_rate(csv_binding):
+    rows = [["Lions", 2019, 12], ["Lions", 2020, 3], ["Hawks", 2019, 5], ["Hawks", 2020, 8]]
+    sports = table(csv_binding, "lions.csv", ["Team", "Season", "Wins"], rows)
+    answer = verified(sports, "What is the difference between the Lions' wins in 2019 and 2020?").answer
+    assert answer.startswith("change is -9") and "%" not in answer, answer

@@ -172,7 +172,8 @@ class Analyzer:
             before = _COMPARED_WITH.search(self.text, 0, t.start)
             if before is not None and any(u.end <= before.start() for u in measures if u.column != t.column):
                 return self.question[before.start() : t.end]
-            if before is not None and self.cues.counting and not _DIGIT.search(self.text[t.end : t.end + 12]):
+            counted = self.cues.counting or self.cues.share or self.cues.rate  # "how many" / "what % of SKUs are"
+            if before is not None and counted and not _DIGIT.search(self.text[t.end : t.end + 12]):
                 return self.question[before.start() : t.end]  # "how many SKUs are below their reorder level"
         return None
 

@@ -110,9 +110,11 @@ def _column_matches(term: str, profile: TableProfile, synonyms: dict[str, str]) 
     return list(found.values())
 
 
-# A column named like an aggregation ("Total", "Average") and what may stand between it and the measure it adds up
 # The words that leave something out ("excluding 2022", "不含退货", "除了华东"), for the planner and verify alike
-LEAVES_OUT = r"(?:excluding|except(?:\s+for)?|other\s+than|not\s+counting|不含|不包括|不包含|排除掉?|去掉|剔除|除去|除了|刨去|刨除)"
+LEAVES_OUT = (
+    r"(?:excluding|except(?:\s+for)?|other\s+than|not\s+counting"
+    r"|不含|不包括|不包含|排除掉?|去掉|剔除|除去|除了|刨去|刨除)"
+)
 
 # A yes/no column is named by what it asks: 是否退货 is "退货", is_remote is "remote"
 FLAG_PREFIXES = ("是否", "有无", "is_", "has_", "was_", "if_", "is ", "has ", "was ")
@@ -127,6 +129,7 @@ def flag_word(name: str) -> str | None:
     return None
 
 
+# A column named like an aggregation ("Total", "Average") and what may stand between it and the measure it adds up
 AGGREGATE_NAMES = frozenset({"total", "sum", "average", "mean", "合计", "总计", "平均"})
 _AGGREGATE_GAP = re.compile(r"\s*(?:(?:number|amount|count)\s+of\s+|的)?(?:the\s+)?", re.IGNORECASE)
 # A column of percentages by its name: "%", "Vote %", "Pct", "Percentage", 百分比

@@ -58,6 +58,8 @@ def build(b: MetricBuilder) -> None:
     found = compared(b.a)
     assert found is not None and b.a.time_col is not None  # noqa: S101 - detect() checked it
     now, then, way = found
+    if then.start > now.start:  # "the difference between 2019 and 2020": the later one against the earlier
+        now, then = then, now
     b.time_consumed = True
     column = b.a.time_col
     base = b.measures[0] if b.measures else None
@@ -79,7 +81,10 @@ def build(b: MetricBuilder) -> None:
         Derived(name=rate, expr=f"([{cur}] - [{prev}]) / nullif([{prev}], 0)"),
         Derived(name=change, expr=f"[{cur}] - [{prev}]"),
     ]
-    b.plan.shown = [Shown(rate, "pct"), Shown(cur), Shown(prev), Shown(change)]
+    if b.a.cues.change == "diff" and not _words(b.a, lx.YOY_WORDS + lx.MOM_WORDS):  # a difference, not a growth
+        b.plan.shown = [Shown(change), Shown(cur), Shown(prev)]
+    else:
+        b.plan.shown = [Shown(rate, "pct"), Shown(cur), Shown(prev), Shown(change)]
 
 
 KIND = Kind("period_change", detect, build)
