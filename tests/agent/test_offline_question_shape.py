@@ -1410,3 +1410,10 @@ def test_a_difference_between_two_years_is_the_later_less_the_earlier_without_a_
     sports = table(csv_binding, "lions.csv", ["Team", "Season", "Wins"], rows)
     answer = verified(sports, "What is the difference between the Lions' wins in 2019 and 2020?").answer
     assert answer.startswith("change is -9") and "%" not in answer, answer
+
+
+def test_a_share_of_a_whole_named_again_is_taken_within_it(csv_binding):
+    rows = [["华东", "手机", 300.0], ["华东", "电脑", 100.0], ["华南", "手机", 600.0]]
+    sales = table(csv_binding, "whole.csv", ["地区", "产品", "金额"], rows)
+    answer = verified(sales, "华东地区手机销售额占华东总销售额的比例").answer
+    assert "75.0%" in answer and "地区 = 华东" in answer and "1,000" not in answer, answer

@@ -89,6 +89,9 @@ def ask_numbers_as_text(column: str, lang: Lang) -> Clarification:
     return Clarification(question, [])
 
 
+# "占华东总销售额", "as a share of Atlanta's total": what comes right before the whole a share is of
+_WHOLE_BEFORE = re.compile(r"占\s*(?:全部|整个)?\s*$|(?<![a-z])of\s+(?:the\s+)?$")
+
 # "有几个月", "多少天", "how many months": periods counted
 _COUNTED_PERIOD = re.compile(
     r"(?:几|多少)个?(?P<zh>月|天|周|季度|年)(?![份度])|how many (?P<en>days|weeks|months|quarters|years)(?![a-z])"
@@ -288,12 +291,24 @@ class MetricBuilder:
             term = terms[0]
             if len(terms) != 1 or column in grouped or (self.a.scoped(term) and not alone):
                 continue
+            if self._named_as_the_whole(term):
+                continue  # "华东手机销售额占华东总销售额": 华东 is the whole, a filter on both parts
             if flagged_rate and any(term.end <= f.start for f in self.flags):
                 continue  # "抖音小店的退货率": the value scopes the rate (a filter), it is not its numerator
             if first_group is None or term.start > first_group:
                 found.append((term, Filter(column=column, op="=", value=term.value)))
         found += [(t, self.flag_spec(t)) for t in self.flags if not self.a.scoped(t)]
         return sorted(found, key=lambda c: c[0].start)
+
+    def _named_as_the_whole(self, term: Term) -> bool:
+        """The value is named again as the whole the share is of ("…占华东总销售额", "… of Atlanta's total")."""
+        text = self.a.text
+        again = [
+            t
+            for t in self.a.terms
+            if t.kind == "value" and t.column == term.column and t.value == term.value and t.start >= term.end
+        ]
+        return any(_WHOLE_BEFORE.search(text, term.end, t.start) for t in again)
 
     def condition_text(self, conditions: list[Condition]) -> str:
         start, end = conditions[0][0].start, conditions[-1][0].end
