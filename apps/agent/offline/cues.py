@@ -218,13 +218,6 @@ def _top_places(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
     return found
 
 
-# "finish first", "came in 2nd", "placed third place": a place said with its verb (not "first came", not "last")
-_PLACE_SAID = re.compile(
-    r"(?<![a-z])(?:finish(?:ed|es|ing)?|came|come|comes|placed|ended)\s+(?:in\s+)?(?:the\s+)?"
-    rf"(?P<n>{'|'.join(lx.EN_ORDINALS)}|\d+(?:st|nd|rd|th))(?:\s+place)?(?![\w.,])"
-)
-
-
 def _comparatives(text: str, question: str, taken: bytearray, schema: Schema) -> list[Threshold]:
     """ "older than 40": the comparative names its column."""
     found = []
@@ -323,6 +316,11 @@ _ORDINAL_WORD = "|".join(lx.EN_ORDINALS)
 # "came in 3rd place", "finished third place": the verbs of a finishing place, read with the place itself
 _PLACE_VERBS = r"finish(?:ed|es|ing)?|came|come|comes|coming|placed|placing|ended|ending|ranked"
 PLACE_VERB = re.compile(rf"(?<![a-z])(?:{_PLACE_VERBS})(?![a-z])")
+# "finish first", "came in 2nd", "placed third place": a place said with its verb (not "first came", not "last")
+_PLACE_SAID = re.compile(
+    rf"(?<![a-z])(?:{_PLACE_VERBS})\s+(?:in\s+)?(?:the\s+)?"
+    rf"(?P<n>{'|'.join(lx.EN_ORDINALS)}|\d+(?:st|nd|rd|th))(?:\s+place)?(?![\w.,])"
+)
 # "the 1st position", "in the third round" (not "3 rounds", a count, nor "their first pick", their earliest)
 _POSITION_BEFORE = re.compile(
     rf"(?:(?<![a-z])(?:the|in|{_PLACE_VERBS})\s+(?P<n>\d+(?:st|nd|rd|th)|{_ORDINAL_WORD})"

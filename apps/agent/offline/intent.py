@@ -34,7 +34,7 @@ from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms
 from apps.agent.offline.timewords import TimeFilter, default_grain, find_grain, find_time_filters, merge_years
 from apps.agent.offline.wording import speaking
 from apps.datasets.ingest.profile import TableProfile
-from apps.datasets.query.resolve import LEAVES_OUT, adds_up_what_follows
+from apps.datasets.query.resolve import adds_up_what_follows
 from apps.datasets.query.spec import Filter
 
 _HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次个])")
@@ -180,8 +180,8 @@ class Analyzer:
     def _left_out(self, f: TimeFilter) -> TimeFilter | None:
         """ "excluding 2022", "除了2024年": the period left out (≠); a range or a list left out is no one filter here,
         so it stays unread and is asked about (None)."""
-        before = self.text[max(0, f.start - 16) : f.start]
-        if not _LEAVES_OUT.search(before):
+        before = _PERIOD_LEAD.sub("", self.text[max(0, f.start - 20) : f.start].rstrip()).rstrip()
+        if not any(before.endswith(w) for w in lx.VALUE_NEGATIONS):
             return f
         if f.spec.get("op") != "=":
             return None
@@ -725,8 +725,8 @@ _WH_HEAD = re.compile(r"^\s*(?:which|what)\s+")  # the column right after it is 
 _WHEN_VERB = re.compile(
     r"(?<![a-z])(?P<verb>released|aired|published|premiered|launched|issued|broadcast)\s+(?:in|during|on)\s+(?:the\s+)?$"
 )
-# "excluding 2022", "除了2024年以外": what is left out (the same words as the values', lexicon.VALUE_NEGATIONS)
-_LEAVES_OUT = re.compile(LEAVES_OUT + r"\s*(?:the\s+(?:year\s+)?|in\s+)?$")
+# "excluding the year 2022", "not in 2022": the words between what leaves a period out and the period
+_PERIOD_LEAD = re.compile(r"(?:(?<![a-z])(?:the\s+(?:year\s*)?|in))$")
 # a comparison or a product written right before a column's name, not a number: "below their reorder level"
 _COMPARED_WITH = re.compile(
     r"(?<![a-z])(?:below|above|under|over|exceeds?|exceeding|than|times|"

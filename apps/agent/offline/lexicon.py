@@ -6,7 +6,7 @@ the vocabulary of analysis questions (aggregations, time grains, rankings, share
 
 from __future__ import annotations
 
-from apps.datasets.query.resolve import GLOSSARY
+from apps.datasets.query.resolve import GLOSSARY, LEAVES_OUT_WORDS
 
 # Concept -> the words (Chinese and English) people use for it. A column "belongs" to a concept when
 # its name is, or contains, one of the words; the other words then reach that column too.
@@ -365,19 +365,8 @@ GRAIN_LABELS = {
 }
 
 GROUP_MARKERS = ("按照", "按", "各个", "各", "每个", "每一个", "分", "by", "per", "each", "across", "for each")
-VALUE_NEGATIONS: tuple[str, ...] = (
-    "excluding",
-    "exclude",
-    "except",
-    "except for",
-    "other than",
-    "not in",
-    "not",
-    "without",
-    "除了",
-    "除",
-)
-VALUE_NEGATIONS += ("不含", "不包括", "不包含", "排除", "去掉", "剔除", "非", "不算", "除去", "刨去", "刨除")
+# "excluding Social", "除了华东", "非会员": the value is left out (the shared words, and those only a value takes)
+VALUE_NEGATIONS: tuple[str, ...] = (*LEAVES_OUT_WORDS, "exclude", "not in", "not", "without", "除", "非", "不算")
 # Phrases whose words would otherwise name a column ("account for" is not the 账号 column).
 IDIOMS = ("account for", "accounts for", "accounted for", "make up", "makes up", "made up", "take up", "takes up")
 GREETINGS = ("你好", "您好", "嗨", "在吗", "谢谢", "hi", "hello", "hey", "thanks", "thank you", "good morning")

@@ -24,7 +24,7 @@ from apps.agent.offline.lexicon import (
     VALUE_SYNONYMS,
 )
 from apps.datasets.ingest.profile import TableProfile
-from apps.datasets.query.resolve import FLAG_PREFIXES, PERCENT_NAME
+from apps.datasets.query.resolve import PERCENT_NAME, flag_word
 
 Category = Literal["time", "year", "measure", "dimension", "id", "flag"]
 NAME, SYNONYM, VALUE_EXACT, CORE, VALUE_SYNONYM, CONCEPT, VALUE_FOLDED, CONCEPT_PART, PART = (
@@ -213,11 +213,8 @@ class Schema:
 
 
 def flag_core(name: str) -> str:
-    folded = fold(name).strip()
-    for prefix in FLAG_PREFIXES:
-        if folded.startswith(prefix) and len(folded) > len(prefix) + 1:
-            return folded[len(prefix) :].strip()
-    return folded
+    """What a yes/no column's name asks about (是否退货: 退货), folded; else the folded name itself."""
+    return flag_word(fold(name)) or fold(name).strip()
 
 
 def _attach(form: str, name: str, core: str) -> float:

@@ -111,9 +111,10 @@ def _column_matches(term: str, profile: TableProfile, synonyms: dict[str, str]) 
 
 
 # The words that leave something out ("excluding 2022", "不含退货", "除了华东"), for the planner and verify alike
+LEAVES_OUT_WORDS: tuple[str, ...] = ("excluding", "except", "except for", "other than", "not counting")
+LEAVES_OUT_WORDS += ("不含", "不包括", "不包含", "排除", "排除掉", "去掉", "剔除", "除去", "除了", "刨去", "刨除")
 LEAVES_OUT = (
-    r"(?:excluding|except(?:\s+for)?|other\s+than|not\s+counting"
-    r"|不含|不包括|不包含|排除掉?|去掉|剔除|除去|除了|刨去|刨除)"
+    "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(LEAVES_OUT_WORDS, key=len)[::-1]) + ")"
 )
 
 # A yes/no column is named by what it asks: 是否退货 is "退货", is_remote is "remote"
