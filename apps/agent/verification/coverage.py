@@ -197,11 +197,8 @@ def _extremes_of_columns(
     where a query ranks or takes the extreme by that column, not by another one beside it (_extreme_applied)."""
     if not any(op in ("max", "min") for _m, op in operations):
         return []
-    finder = LabelFinder()
     words = vocab.column_words()
-    for word in words:
-        finder.add(word)
-    spans = finder.find_spans(question)
+    spans = vocab.column_finder().find_spans(question)
     out = []
     for m, op in operations:
         if op not in ("max", "min"):
@@ -267,10 +264,7 @@ _COUNTED_BY_THE_COLUMN_BEFORE = re.compile(
 
 def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
     words = vocab.column_words()
-    columns = LabelFinder()
-    for word in words:
-        columns.add(word)
-    spans = columns.find_spans(question)
+    spans = vocab.column_finder().find_spans(question)
     found = [w for w, _s, _e in spans]
     anchors: list[Anchor] = []
     for i, (word, start, _end) in enumerate(spans):

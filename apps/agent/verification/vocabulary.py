@@ -136,6 +136,8 @@ class Vocabulary:
     values: dict[str, str] = field(default_factory=dict)  # normalised value -> its column
     raw_values: dict[str, str] = field(default_factory=dict)  # normalised value -> as written in the data
     time_spans: list[tuple[str, str]] = field(default_factory=list)  # (min, max) of time columns, ISO text
+    # the column words and their finder, worked out once per check (coverage, binding and evidence all read them)
+    _words: tuple[tuple[int, int], dict[str, str], LabelFinder] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_profiles(
@@ -169,6 +171,23 @@ class Vocabulary:
 
     def column_words(self) -> dict[str, str]:
         """Normalised words that name a column: its own name and the tenant's synonyms."""
+        return self._column_words()[1]
+
+    def column_finder(self) -> LabelFinder:
+        """A finder of the column words in a text (column_words)."""
+        return self._column_words()[2]
+
+    def _column_words(self) -> tuple[tuple[int, int], dict[str, str], LabelFinder]:
+        size = (len(self.columns), len(self.synonyms))  # what was added since is read again
+        if self._words is None or self._words[0] != size:
+            words = self._words_of_columns()
+            finder = LabelFinder()
+            for word in words:
+                finder.add(word)
+            self._words = (size, words, finder)
+        return self._words
+
+    def _words_of_columns(self) -> dict[str, str]:
         words = {norm(name): name for name in self.columns if len(norm(name)) >= 2}
         words.update({norm(name).replace("_", " "): name for name in self.columns if "_" in name})
         # "Top-10", "3-dart Average" as people write them: "top 10", "3 dart average"
