@@ -380,9 +380,20 @@ class Binder:
         return f"{where.column} of the row {', '.join(names) or where.row} (step {where.step})"
 
 
+@lru_cache(maxsize=1024)
+def _name_patterns(column: str) -> tuple[str, re.Pattern[str], re.Pattern[str]]:
+    """A column's normalised name, and the patterns of the name ending a text and of the name then a number."""
+    name = re.escape(norm(column))
+    return (
+        norm(column),
+        re.compile(rf"(?<![^\W_]){name}\s*$"),
+        re.compile(rf"(?<![^\W_]){name}\s+(-?\d[\d,]*(?:\.\d+)?)(?![\d.])"),
+    )
+
+
 def _ends_with_name(text: str, column: str) -> bool:
     """The text ends with the column's name as a word of its own ("in Week", never "Frank" for Rank)."""
-    return re.search(rf"(?<![^\W_]){re.escape(norm(column))}\s*$", norm(text)) is not None
+    return _name_patterns(column)[1].search(norm(text)) is not None
 
 
 def _keys_named_agree(result: _Result, where: Provenance, labels: ClauseLabels) -> bool:
@@ -394,12 +405,14 @@ def _keys_named_agree(result: _Result, where: Provenance, labels: ClauseLabels) 
     row = result.facts.rows[where.row]
     before, after = norm(labels.sentence_before), norm(labels.sentence_after)
     for key in result.keys & result.columns:
-        if _ends_with_name(before, key):
+        name, ends, named = _name_patterns(key)
+        if name not in before and name not in after:
+            continue  # the sentence never names this key: nothing to agree with
+        if ends.search(before):
             return False  # "Week 61000": written as a Week, but it is another column's number
         value = row[result.position(key)] if result.position(key) < len(row) else None
         if not isinstance(value, int | float) or isinstance(value, bool):
             continue
-        named = re.compile(rf"(?<![^\W_]){re.escape(norm(key))}\s+(-?\d[\d,]*(?:\.\d+)?)(?![\d.])")
         said = [m.group(1) for m in named.finditer(before)][-1:] or [m.group(1) for m in named.finditer(after)][:1]
         if said and float(said[0].replace(",", "")) != float(value):
             return False
