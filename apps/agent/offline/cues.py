@@ -814,6 +814,8 @@ def _results(text: str, taken: bytearray, schema: Schema, terms: list[Term]) -> 
     """ "number of wins in the season", "how many games did they lose" over the table's one column of results
     ("W 12-0", "L 17-18"): the rows whose result is that outcome, as the list of the column's values that start
     with its mark (every value known). Not read when the table has no such column or has two."""
+    if _OUTCOME_WORDS.search(text) is None:
+        return []  # no outcome said: the columns' values are not read
     columns = []
     for view in schema.views:
         texts = [str(v).strip() for v in view.values if str(v).strip()]
