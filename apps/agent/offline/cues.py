@@ -810,12 +810,8 @@ _OURS = re.compile(r"(?<![a-z])(?:they|we|he|she|it|the team|games|matches|times
 _NOT_OURS = re.compile(r"(?<![a-z])(?:not|never|fail(?:ed)?\s+to|n't|without)\s+(?:\w+\s+){0,2}$")
 
 
-def _results(text: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
-    """ "number of wins in the season", "how many games did they lose" over the table's one column of results
-    ("W 12-0", "L 17-18"): the rows whose result is that outcome, as the list of the column's values that start
-    with its mark (every value known). Not read when the table has no such column or has two."""
-    if _OUTCOME_WORDS.search(text) is None:
-        return []  # no outcome said: the columns' values are not read
+def _results_column(schema: Schema) -> tuple[ColumnView, list[str]] | None:
+    """The table's one column of results ("W 12-0", "L 17-18": wins and losses among them), with its values."""
     columns = []
     for view in schema.views:
         texts = [str(v).strip() for v in view.values if str(v).strip()]
@@ -827,9 +823,19 @@ def _results(text: str, taken: bytearray, schema: Schema, terms: list[Term]) -> 
         held = {k for m in marks if m for k, forms in _OUTCOME_MARKS.items() if m.group("mark").lower() in forms}
         if {"W", "L"} <= held:
             columns.append((view, texts))
-    if len(columns) != 1:
+    return columns[0] if len(columns) == 1 else None
+
+
+def _results(text: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
+    """ "number of wins in the season", "how many games did they lose" over the table's one column of results
+    ("W 12-0", "L 17-18"): the rows whose result is that outcome, as the list of the column's values that start
+    with its mark (every value known). Not read when the table has no such column or has two."""
+    if _OUTCOME_WORDS.search(text) is None:
+        return []  # no outcome said: the columns' values are not read
+    results = _results_column(schema)
+    if results is None:
         return []
-    view, texts = columns[0]
+    view, texts = results
     found: list[Threshold] = []
     kinds: set[str] = set()
     for m in _OUTCOME_WORDS.finditer(text):
