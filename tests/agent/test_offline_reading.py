@@ -70,6 +70,9 @@ def _filters(question: str, profile: TableProfile) -> list[tuple[str, str, objec
         ("how many singles from 1985-1990?", [("Year", ">=", 1985), ("Year", "<=", 1990)]),
         ("how many singles in the 1980s?", [("Year", ">=", 1980), ("Year", "<=", 1989)]),
         ("how many singles through the eighties?", [("Year", ">=", 1980), ("Year", "<=", 1989)]),
+        ("how many singles in the 20th century?", [("Year", ">=", 1900), ("Year", "<=", 1999)]),
+        ("how many singles in the twenty-first century?", [("Year", ">=", 2000), ("Year", "<=", 2099)]),
+        ("20世纪有多少首单曲", [("Year", ">=", 1900), ("Year", "<=", 1999)]),
         ("how many singles after the 1990 tour?", [("Year", ">", 1990)]),
         ("1985年到1990年有多少首单曲", [("Year", ">=", 1985), ("Year", "<=", 1990)]),
     ],
@@ -360,3 +363,33 @@ def test_the_top_of_a_measure_alone_is_its_largest_value():
     assert [a["func"] for a in spec["aggregations"]] == ["max"], spec
     ranked = analyze("what was greg schaum's top round?", DRAFT).spec()  # a place: number 1 is the top
     assert [a["func"] for a in ranked["aggregations"]] == ["min"], ranked
+
+
+PURSUIT = TableProfile(
+    row_count=16,
+    columns=[
+        col("Rank", "integer", "measure", 16, lo=1, hi=16),
+        col("Team", "text", "id", 16, values=["France", "Italy", "Spain"] + [f"T{i}" for i in range(13)]),
+        col("Qualification", "text", "dimension", 1, values=["q"], null_ratio=0.5),
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many teams have no qualification?",
+        "which teams were without a qualification?",
+        "没有Qualification的队伍有几个",
+    ],
+)
+def test_a_text_column_said_to_be_lacking_keeps_the_rows_where_it_is_blank(question):
+    plan = analyze(question, PURSUIT)
+    assert plan.clarification is None and not plan.groups, question
+    assert [(f.column, f.op, f.value) for f in plan.filters] == [("Qualification", "is_null", True)]
+
+
+def test_a_text_column_never_left_blank_is_not_read_as_lacking():
+    full = PURSUIT.model_copy(deep=True)
+    full.columns[2].null_ratio = 0.0
+    assert not any(f.op == "is_null" for f in analyze("how many teams have no qualification?", full).filters)

@@ -532,3 +532,18 @@ def test_a_sample_name_is_real_only_as_a_whole_word_of_what_was_said():
     assert not find_fake_data("Filters: Driver = Charlie Lubega.", real_texts=[asked])
     assert find_fake_data("The top customer was Eve with 5,000.", real_texts=["which customer had the top revenue?"])
     assert find_fake_data("Bob spent 200.", real_texts=["who went bobsledding?"])
+
+
+@pytest.mark.parametrize("question", ["How much did we sell in the 21st century?", "21世纪的销售额是多少？"])
+def test_a_century_is_a_period_to_filter_on_not_the_number_it_is_written_with(question):
+    everything = run({"aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}]}, ["销售额"], [[500.0]])
+    assert "question_not_covered" in codes(check("销售额为 500。", question=question, calls=[SCHEMA, everything]))
+    spec = {
+        "filters": [
+            {"column": "日期", "op": ">=", "value": "2000-01-01"},
+            {"column": "日期", "op": "<", "value": "2100-01-01"},
+        ],
+        "aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}],
+    }
+    verdict = check("销售额为 500。", question=question, calls=[SCHEMA, run(spec, ["销售额"], [[500.0]])])
+    assert verdict.passed, verdict.reasons

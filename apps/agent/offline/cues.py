@@ -50,7 +50,7 @@ def _n(text: str) -> int:
 class Threshold:
     column: str
     op: str
-    value: float | int | list[str]  # a list: the values of an outcome ("W 12-0", "W 27-24": the wins)
+    value: float | int | bool | list[str]  # a list: the values of an outcome ("W 12-0", "W 27-24": the wins)
     label: str
     start: int
     end: int
@@ -519,6 +519,28 @@ def _presence(text: str, schema: Schema, terms: list[Term], taken: bytearray, *,
     return found
 
 
+# "states that have no qualification", "entries without notes", "没有备注的订单": a column of text left blank in
+# some rows is absent there (the words end where the column's name starts, as `_presence` reads them)
+_LACKING = re.compile(
+    r"(?<![a-z])(?:(?:had|has|have|having|with|got)\s+no|without(?:\s+(?:a|an|any))?)\s+$|没有\s*$|无\s*$"
+)
+
+
+def _blank(text: str, schema: Schema, terms: list[Term], taken: bytearray) -> list[Threshold]:
+    """The rows whose cell of a named text column is empty: "have no qualification" keeps Qualification blank."""
+    found = []
+    for t in terms:
+        view = schema.by_name[t.column]
+        if t.kind != "column" or view.kind != "text" or view.null_ratio <= 0 or view.category == "measure":
+            continue
+        said = _LACKING.search(text, max(0, t.start - 16), t.start)
+        if said is None or not _free(taken, said.start(), t.start):
+            continue
+        found.append(Threshold(t.column, "is_null", True, "", said.start(), t.start))
+        _claim(taken, said.start(), t.start)
+    return found
+
+
 def threshold_label(name: str, t: Threshold, lang: Lang) -> str:
     """ "Won >= 4"; a presence (`_presence`) in words, as the question said it: "without Gold", "with Gold"; an
     outcome by the letter its values start with: "Result starts with W"."""
@@ -528,7 +550,7 @@ def threshold_label(name: str, t: Threshold, lang: Lang) -> str:
     if t.label:
         return f"{name} {t.op} {t.label}"
     with speaking(lang):
-        said = _("without %(column)s") if t.op == "=" else _("with %(column)s")
+        said = _("without %(column)s") if t.op in ("=", "is_null") else _("with %(column)s")
     return said % {"column": name}
 
 
@@ -884,6 +906,7 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     _counting(text, schema, terms, taken, cues)
     if not cues.thresholds:  # "how many nations won no gold medals"
         cues.thresholds = _presence(text, schema, terms, taken, counting=cues.counting)
+    cues.thresholds += _blank(text, schema, terms, taken)
     for t in cues.thresholds:  # "won at least 1 silver medal": the verb of the amount, read with it
         verb = HAVING.search(text, 0, t.start)
         if verb is None and _IN_SECONDS.search(t.column):  # "finished below 3 minutes": the time it took

@@ -530,6 +530,13 @@ class Analyzer:
         later = [t for t in self.columns("measure") if t.start > term.end and t.column != term.column]
         return self.cues.ranking and view.category == "measure" and view.kind == "integer" and bool(later)
 
+    def _condition_on(self, term: Term) -> bool:
+        """The column is what a condition is about, not a group: "at least two teams" (the rows counted per
+        group), "states that have no qualification" (a blank cell)."""
+        if any(t.column == term.column and t.start <= term.start < t.end for t in self.cues.row_counts):
+            return True
+        return any(t.column == term.column and t.op == "is_null" for t in self.cues.thresholds)
+
     def group_terms(self, values: dict[str, list[Term]]) -> list[Term]:
         target = self.cues.count_target
         asked = self._asked_head()
@@ -543,8 +550,8 @@ class Analyzer:
                 continue
             if view.category == "id" or is_target or len(values.get(term.column, [])) == 1:
                 continue
-            if any(t.column == term.column and t.start <= term.start < t.end for t in self.cues.row_counts):
-                continue  # "at least two teams": the rows counted per group, not a group
+            if self._condition_on(term):
+                continue
             if self._before(term, lx.ALL_WORDS, 4):  # "所有账号的目标加起来": all of them together, not each
                 continue
             if self._row_noun(term, asked):

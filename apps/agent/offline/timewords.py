@@ -17,6 +17,8 @@ _MONTH_NAME = "|".join(m + ("" if len(m) <= 4 else f"|{m[:3]}") for m in MONTHS_
 _YEAR = r"((?:19|20)\d{2})"
 _Q_CN = r"第?\s*([一二三四1-4])\s*季度"
 _DECADE_WORDS = "twenties thirties forties fifties sixties seventies eighties nineties".split()
+_CENTURY_WORDS = {"fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19}
+_CENTURY_WORDS |= {"twentieth": 20, "twenty-first": 21, "twenty first": 21}
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("half", re.compile(_YEAR + r"\s*年?\s*的?\s*(上半年|下半年)")),
     ("half_en", re.compile(r"(?<![a-z])(h1|h2|first half|second half)\s*(?:of\s*)?" + _YEAR)),
@@ -72,6 +74,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"(?<![\d.])(?P<c>(?:19|20)\d)0\s*(?:s|'s|年代)(?![a-z])|(?<![\d.])(?P<s>[2-9])0\s*年代"
             r"|(?<![a-z])(?P<w>twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)(?![a-z])"
+        ),
+    ),
+    (
+        "century",  # "the 20th century", "the nineteenth century", "20世纪": its hundred years, 1900 to 1999 as said
+        re.compile(
+            r"(?<![\w.])(?:(?P<n>1[5-9]|2[01])(?:st|nd|rd|th)|(?P<w>"
+            + "|".join(_CENTURY_WORDS)
+            + r"))[\s-]+century(?![a-z])|(?<![\d.])(?P<z>1[5-9]|2[01])\s*世纪"
         ),
     ),
     (
@@ -198,6 +208,11 @@ class _Reader:
             tens = int(m.group("s")) if m.group("s") else 2 + _DECADE_WORDS.index(m.group("w"))
             first = 1900 + tens * 10  # a decade named without its century is of the 1900s
         return self._years(first, first + 9)
+
+    def _century(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        number = int(m.group("n") or m.group("z") or 0) or _CENTURY_WORDS[m.group("w").replace("-", " ")]
+        first = (number - 1) * 100
+        return self._years(first, first + 99)
 
     def bound(self, op: str, year: int) -> dict[str, Any]:
         if self.column.category == "year":
@@ -375,7 +390,7 @@ def find_time_filters(text: str, column: ColumnView | None) -> list[TimeFilter]:
     taken = bytearray(len(text))
     found: list[TimeFilter] = []
     for kind, pattern in _PATTERNS:
-        if column.category == "year" and kind not in ("year", "year_range", "decade"):
+        if column.category == "year" and kind not in ("year", "year_range", "decade", "century"):
             continue
         for m in pattern.finditer(text):
             if taken.find(1, m.start(), m.end()) != -1:

@@ -127,6 +127,13 @@ def _named_with_digits(question: str, vocab: Vocabulary | None) -> str:
 
 
 _DIGIT = re.compile(r"\d")
+_CENTURY_WORDS = {"fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19}
+_CENTURY_WORDS |= {"twentieth": 20, "twenty first": 21}
+_CENTURY = re.compile(
+    r"(?<![\w.])(?:(?P<n>1[5-9]|2[01])(?:st|nd|rd|th)|(?P<w>fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|"
+    r"twentieth|twenty[- ]first))[\s-]+century(?![a-z])|(?<![\d.])(?P<z>1[5-9]|2[01])\s*世纪",
+    re.IGNORECASE,
+)
 
 
 def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
@@ -151,6 +158,10 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
             anchors.append(Anchor(match.group(0).strip(), "number", repr(n)))
             if durations.seconds(match["num"]) is not None:
                 timed.append(match.span("num"))
+    for match in _CENTURY.finditer(question):  # "the 20th century": the years from 1900, not the number 20
+        number = int(match["n"] or match["z"] or 0) or _CENTURY_WORDS[match["w"].casefold().replace("-", " ")]
+        anchors.append(Anchor(match.group(0), "period", str((number - 1) * 100)))
+        timed.append(match.span())
     ranked = {float(a.key) for a in anchors if a.kind == "top_n"}
     anchors += [
         a
