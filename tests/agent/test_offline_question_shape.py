@@ -1236,6 +1236,26 @@ def test_a_place_said_with_its_verb_is_that_place(csv_binding):
     assert "1984/85" in response.answer and "1985/86" not in response.answer, response.answer
 
 
+def test_a_place_said_before_its_verb_by_number_or_as_a_range_is_read_on_the_place_column(csv_binding):
+    rows = [["1", "Russia", 10], ["2", "Germany", 4], ["3", "Norway", 4], ["4", "France", 1], ["5", "Italy", 2]]
+    rows += [["Total", "Total", 21]]
+    binding = table(csv_binding, "medals.csv", ["Rank", "Nation", "Gold"], rows)
+    for question in ("which nation is first ranking?", "who was the first ranked nation?", "which nation ranked #1?"):
+        response = verified(binding, question)
+        assert "Russia" in response.answer and "Germany" not in response.answer, (question, response.answer)
+    response = verified(binding, "how many gold medals did ranks 2-4 earn?")
+    assert response.answer.startswith("total Gold is 9.") and "Rank <= 4" in response.answer, response.answer
+
+
+def test_a_season_is_found_however_its_two_years_are_written(csv_binding):
+    rows = [["2004–05", "UEFA Cup", "Benfica"], ["2005–06", "UEFA Cup", "Ajax"], ["2005–06", "UEFA Cup", "Roma"]]
+    rows += [["2005–06", "Cup", "Porto"], ["2006–07", "Cup", "Lazio"]]
+    binding = table(csv_binding, "europe.csv", ["Season", "Competition", "Opponent"], rows)
+    for question in ("how many matches were in 2005-2006?", "how many matches were played in 2005/06?"):
+        response = verified(binding, question)
+        assert response.answer.split("\n")[:2] == ["count is 3.", "Filters: Season = 2005–06."], response.answer
+
+
 def test_what_a_threshold_counts_and_the_verb_of_a_time_are_read_with_it(csv_binding):
     rows = [["Canada", 6, 6, 0], ["Sweden", 6, 4, 1], ["Norway", 6, 2, 4], ["Finland", 6, 1, 5], ["Swiss", 6, 4, 1]]
     binding = table(csv_binding, "hockey.csv", ["Team", "Matches", "Won", "Lost"], rows)

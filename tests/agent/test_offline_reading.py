@@ -393,3 +393,43 @@ def test_a_text_column_never_left_blank_is_not_read_as_lacking():
     full = PURSUIT.model_copy(deep=True)
     full.columns[2].null_ratio = 0.0
     assert not any(f.op == "is_null" for f in analyze("how many teams have no qualification?", full).filters)
+
+
+SERIES = TableProfile(
+    row_count=14,
+    columns=[
+        col("Series", "integer", "measure", 14, lo=1, hi=14),
+        col("Episodes", "integer", "measure", 8, lo=10, hi=21),
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("how many episodes are in series 1-3 combined?", [("Series", ">=", 1), ("Series", "<=", 3)]),
+        ("how many episodes did series 2 to 4 have?", [("Series", ">=", 2), ("Series", "<=", 4)]),
+        ("how many episodes were in series 3?", [("Series", "=", 3)]),
+    ],
+)
+def test_numbered_occasions_said_by_number_or_as_a_span_are_filters_not_amounts(question, expected):
+    plan = analyze(question, SERIES)
+    assert _filters(question, SERIES) == expected and [m.column for m in plan.metrics] == ["Episodes"]
+
+
+@pytest.mark.parametrize(
+    "question", ["how many epiodes are in series 1-3 combined?", "how many episdoes did series 2 have?"]
+)
+def test_a_column_name_misspelt_by_one_slip_is_still_that_column(question):
+    assert [m.column for m in analyze(question, SERIES).metrics] == ["Episodes"]
+
+
+def test_a_word_two_slips_from_a_column_or_a_stop_word_is_not_read_as_one():
+    assert analyze("how many epsodse are in series 2?", SERIES).kind == "fallback"
+
+
+def test_a_change_between_two_years_of_a_word_no_column_matches_is_not_answered_with_row_counts():
+    plan = analyze("what is the difference between the qualfying time in 1985 and 1990?", SINGLES)
+    assert plan.kind == "fallback" and "qualfying" in plan.unmapped
+    counted = analyze("how many more singles in 1990 than in 1985?", SINGLES)
+    assert counted.kind != "fallback" and all(m.func == "count" for m in counted.metrics)

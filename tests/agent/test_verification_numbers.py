@@ -217,6 +217,12 @@ def test_ranks(draft, text, scaled):
     assert (mention.kind, mention.text, mention.scaled) == ("rank", text, scaled)
 
 
+def test_a_range_written_with_a_hyphen_holds_two_numbers_not_a_negative_one():
+    assert [(m.text, m.value) for m in find_mentions("ranks 10-15")] == [("10", 10.0), ("15", 15.0)]
+    assert [m.value for m in find_mentions("a 4-4 draw, won 3-2")] == [4.0, 3.0], "a score is no range"
+    assert numbers("COVID-19") == [] and [m.text for m in numbers("in 2-4-6 order")] == ["2"], "no range of three"
+
+
 def test_list_markers_and_references_are_unchanged():
     kinds = [(m.kind, m.text) for m in find_mentions("1. East\n2) West {{q1.x[0]}}")]
     assert kinds == [("list_marker", "1"), ("list_marker", "2"), ("reference", "{{q1.x[0]}}")]

@@ -122,6 +122,23 @@ def test_marks_in_place_of_numbers_are_read_as_blank_and_recorded(tmp_path):
     assert all(c.blank_marks == [] for c in profile.columns), "the table alone knows nothing of the file's marks"
 
 
+def test_a_summary_rows_label_in_a_column_of_numbers_is_blank_there_while_another_column_still_names_it(tmp_path):
+    text = "Rank,Nation,Gold\n1,Russia,10\n2,Germany,4\n3,Norway,4\nTotal,Total,18\n"
+    report, types, rows = ingest(write(tmp_path, "t.csv", text))
+    assert types["Rank"] == "BIGINT" and [r[0] for r in rows] == [1, 2, 3, None]
+    assert types["Nation"] == "VARCHAR" and rows[-1][1] == "Total", "the summary row is still named as such"
+    assert report.blank_marks == {"Rank": ["Total"]}
+    profile = profile_table(tmp_path / "t.duckdb")
+    assert next(c for c in profile.columns if c.name == "Nation").total_label == "Total"
+    # the only column naming the summary row keeps its label, so that the row is never added in as a nation
+    report, types, rows = ingest(write(tmp_path, "u.csv", "序号,门店,销售额\n1,北京,100\n2,上海,200\n合计,,300\n"))
+    assert types["序号"] == "VARCHAR" and report.blank_marks == {} and rows[-1][0] == "合计"
+    report, types, _rows = ingest(
+        write(tmp_path, "v.csv", "Year,Car,Laps\n1962,98,200\n1963,12,200\nTotals,Totals,400\n")
+    )
+    assert types["Year"] == "BIGINT" and types["Car"] == "VARCHAR", "a column that is no year keeps the labels"
+
+
 def test_a_column_of_marks_beside_one_number_stays_text(tmp_path):
     report, types, rows = ingest(write(tmp_path, "o.csv", "a,b\n1,N/A\n2,5\n3,TBD\n"))
     assert types["b"] == "VARCHAR" and report.blank_marks == {} and [r[1] for r in rows] == ["N/A", "5", "TBD"]

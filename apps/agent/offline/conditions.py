@@ -533,6 +533,43 @@ def unmatched_partner(a: Analyzer) -> str | None:
     return None
 
 
+def _edits(one: str, other: str) -> int:
+    """Letters to add, drop, change or swap with the next one to turn `one` into `other`."""
+    rows = [list(range(len(other) + 1))]
+    for i, x in enumerate(one, 1):
+        row = [i]
+        for j, y in enumerate(other, 1):
+            row.append(min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y)))
+            if i > 1 and j > 1 and x == other[j - 2] and one[i - 2] == y:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+MAX_SLIPS = 2
+
+
+def misspelt_measure(a: Analyzer, plan: Plan) -> str | None:
+    """ "how many epsodse are in series 2" over a table with Episodes: rows would be counted for a word that is
+    likely the measure misspelt; the word, so that it is asked about, not counted. None otherwise."""
+    if a.lang != "en" or not plan.metrics or any(m.func != "count" or m.column for m in plan.metrics):
+        return None
+    names = [
+        alias
+        for v in a.schema.of("measure")
+        for alias, _strength in v.aliases
+        if alias.isalpha() and len(alias) >= MIN_SLIPPED
+    ]
+    for word in leftover_words(a.text, a.taken, a.question):
+        folded = fold(word)
+        if len(folded) >= MIN_SLIPPED and any(_edits(folded, n) <= MAX_SLIPS for n in names if n != folded):
+            return word
+    return None
+
+
+MIN_SLIPPED = 5
+
+
 def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
     """Conditions the plan could not apply (no column or value matches them, or a negation it did not read) are
     asked about rather than dropped: answering without them would answer another question. The choice offered
@@ -558,6 +595,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
             + [uncounted_amount(a, plan), unapplied_change(a, plan)]
             + [unapplied_quote(a), unread_pronoun(a), unread_edge(a), unread_having(a, plan)]
             + [unread_degree(a, plan), unread_part_of_values(a, plan), unmatched_partner(a)]
+            + [misspelt_measure(a, plan)]
             if n
         ],
         *[a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if a.lang == "zh" and a.text.startswith("率", e)],

@@ -208,13 +208,24 @@ def _top_places(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
         found.append(Threshold(view.name, "<=", n, str(n), m.start(), m.end()))
         _claim(taken, m.start(), m.end())
     view = finishing[0]
+    if view.kind != "integer" or view.lo is None or view.hi is None:
+        return found
+    # the place's own words may be the column's name ("ranks", "ranking"), read with it: the places' span only
+    for m in _PLACE_RANGE.finditer(text):  # "how many medals did ranks 10-15 earn": both ends kept
+        low, high = sorted((int(m.group("a")), int(m.group("b"))))
+        start = m.start("a")
+        if _free(taken, start, m.end()) and view.lo <= low < high <= view.hi:
+            found += [Threshold(view.name, ">=", low, str(low), start, m.end())]
+            found += [Threshold(view.name, "<=", high, str(high), start, m.end())]
+            _claim(taken, start, m.end())
     for m in _PLACE_SAID.finditer(text):  # "how many times did they finish first": that place, = 1
-        n = _position_number(m.group("n"))
-        if n is None or not _free(taken, m.start(), m.end()) or view.kind != "integer" or view.lo is None:
+        n = _position_number(m.group("n") or m.group("h") or m.group("b"))
+        start, end = m.span("b") if m.group("b") else m.span()
+        if n is None or not _free(taken, start, end):
             continue
         if view.lo <= n <= view.hi and not _BOUND_AFTER.match(text, m.end()):
-            found.append(Threshold(view.name, "=", n, str(n), m.start(), m.end()))
-            _claim(taken, m.start(), m.end())
+            found.append(Threshold(view.name, "=", n, str(n), start, end))
+            _claim(taken, start, end)
     return found
 
 
@@ -319,7 +330,14 @@ PLACE_VERB = re.compile(rf"(?<![a-z])(?:{_PLACE_VERBS})(?![a-z])")
 # "finish first", "came in 2nd", "placed third place": a place said with its verb (not "first came", not "last")
 _PLACE_SAID = re.compile(
     rf"(?<![a-z])(?:{_PLACE_VERBS})\s+(?:in\s+)?(?:the\s+)?"
-    rf"(?P<n>{'|'.join(lx.EN_ORDINALS)}|\d+(?:st|nd|rd|th))(?:\s+place)?(?![\w.,])"
+    rf"(?:(?P<n>{'|'.join(lx.EN_ORDINALS)}|\d+(?:st|nd|rd|th))|(?:#|no\.|number)\s*(?P<h>\d+))(?:\s+place)?(?![\w.,])"
+    # "the first ranked team", "which nation is first ranking": the place said before the verb
+    rf"|(?<![\w.,#])(?P<b>{'|'.join(lx.EN_ORDINALS)}|\d+(?:st|nd|rd|th))[\s-]+(?:ranked|ranking|placed|placing)(?![a-z])"
+)
+# "ranks 10-15", "placed 4th to 8th": places from one to the other, both included
+_PLACE_RANGE = re.compile(
+    r"(?<![a-z])(?:ranks?|ranked|ranking|places|placed|positions)\s+(?:#\s*)?(?P<a>\d+)(?:st|nd|rd|th)?\s*"
+    r"(?:-|–|to|through|thru)\s*(?:#\s*)?(?P<b>\d+)(?:st|nd|rd|th)?(?![\w.,])"
 )
 # "the 1st position", "in the third round" (not "3 rounds", a count, nor "their first pick", their earliest)
 _POSITION_BEFORE = re.compile(
@@ -352,18 +370,37 @@ def _positions(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
         if not placed or view.kind != "integer" or view.lo is None or view.hi is None:
             continue
         mine = _places_said(text, taken, view)
-        if len({t.value for t in mine}) == 1:  # "round 2 or round 3": several places of one column are no one place
+        ends = [t for t in mine if t.op != "="]
+        if len(ends) == 2 and len(mine) == 2:  # "series 1-3": both ends
+            _claim(taken, ends[0].start, ends[0].end)
+            found += ends
+        elif len({t.value for t in mine}) == 1:  # "round 2 or round 3": several places of one column are no one place
             for t in mine:
                 _claim(taken, t.start, t.end)
             found += mine[:1]
     return found
 
 
+# "series 1-3", "rounds 2 to 4", "weeks 1 through 5": places from one to the other, both included
+_SPAN_AFTER = re.compile(
+    r"\s*(?:#|no\.?)?\s*(?P<a>\d+)(?:st|nd|rd|th)?\s*(?:-|–|to|through|thru)\s*(?:#|no\.?)?\s*(?P<b>\d+)"
+    r"(?:st|nd|rd|th)?(?![\w.,/:%-])"
+)
+
+
 def _places_said(text: str, taken: bytearray, view: ColumnView) -> list[Threshold]:
-    """Each place of the column the question writes beside its name ("the 2nd round", "3rd place", "round 7")."""
+    """Each place of the column the question writes beside its name ("the 2nd round", "3rd place", "round 7"),
+    or both ends of a span of them ("series 1-3")."""
     mine: list[Threshold] = []
     for alias, _strength in view.aliases:
         for m in alias_pattern(alias, column=True).finditer(text):
+            span = _SPAN_AFTER.match(text, m.end())
+            if span is not None and _free(taken, span.start("a"), span.end()):
+                low, high = sorted((int(span.group("a")), int(span.group("b"))))
+                if view.lo <= low < high <= view.hi:
+                    mine += [Threshold(view.name, ">=", low, str(low), span.start("a"), span.end())]
+                    mine += [Threshold(view.name, "<=", high, str(high), span.start("a"), span.end())]
+                    continue
             before = _POSITION_BEFORE.search(text, 0, m.start())
             after = _POSITION_AFTER.match(text, m.end())
             for said, key in ((before, "n"), (before, "d"), (after, "n")):

@@ -20,11 +20,12 @@ from apps.agent.offline.lexicon import (
     ABBREVIATIONS,
     CONCEPTS,
     GENERIC_PARTS,
+    STOPWORDS_EN,
     TRUE_VALUES,
     VALUE_SYNONYMS,
 )
 from apps.datasets.ingest.profile import TableProfile
-from apps.datasets.query.resolve import PERCENT_NAME, flag_word
+from apps.datasets.query.resolve import PERCENT_NAME, flag_word, season_years
 
 Category = Literal["time", "year", "measure", "dimension", "id", "flag"]
 NAME, SYNONYM, VALUE_EXACT, CORE, VALUE_SYNONYM, CONCEPT, VALUE_FOLDED, CONCEPT_PART, PART = (
@@ -71,7 +72,8 @@ _AVG_HINTS: tuple[str, ...] = (
 )
 _AVG_HINTS += ("salary", "wage", "pay")
 _ORDINAL_WORDS = frozenset(
-    "rank ranking round pick no pos position place seed season heat lane draw episode ep chapter chart".split()
+    "rank ranking round pick no pos position place seed season heat lane draw episode ep chapter chart series week "
+    "game match volume vol issue edition".split()
 )
 _EVENT_YEAR = re.compile(
     r"(?<![a-z])(?:born|birth|died|death|elected|founded|established|formed|opened|built|released|debut|"
@@ -541,10 +543,19 @@ def _value_candidates(question: str, text: str, view: ColumnView, items: dict[st
             found.append(
                 Term(view.name, "value", match.start(), match.end(), VALUE_EXACT if exact else VALUE_FOLDED, value)
             )
-        for synonym in VALUE_SYNONYMS.get(folded, ()):
+        for synonym in (*VALUE_SYNONYMS.get(folded, ()), *_season_spellings(folded)):
             for match in alias_pattern(fold(synonym)).finditer(text):
                 found.append(Term(view.name, "value", match.start(), match.end(), VALUE_SYNONYM, value))
     return found
+
+
+def _season_spellings(value: str) -> list[str]:
+    """A season of two years written as the data does not: "2005–06" is also "2005-2006", "2005/06", "2005-06"."""
+    years = season_years(value)
+    if years is None:
+        return []
+    first, full = years
+    return [f"{first}{dash}{end}" for dash in ("-", "–", "/") for end in (full, full[2:])]
 
 
 def find_terms(question: str, schema: Schema) -> list[Term]:
@@ -559,6 +570,7 @@ def find_terms(question: str, schema: Schema) -> list[Term]:
         if view.name in items:
             unique = {f: item for f, item in items[view.name].items() if seen[f] == 1}
             candidates += _value_candidates(question, text, view, unique)
+    candidates += _misspelt_columns(text, schema, candidates)
     order = {v.name: i for i, v in enumerate(schema.views)}
     candidates.sort(key=lambda t: (-t.length, -t.strength, t.kind != "value", order[t.column]))
     taken = bytearray(len(text))
@@ -569,6 +581,39 @@ def find_terms(question: str, schema: Schema) -> list[Term]:
             chosen.append(term)
     chosen = sorted(chosen, key=lambda t: t.start)
     return [t for t in chosen if not _outcome_of_another(text, t, chosen)]
+
+
+_WORD = re.compile(r"[a-z]{5,}")
+MIN_MISSPELT = 7  # a column's one-word name this long, written with a letter left out or two swapped
+
+
+def _one_slip(written: str, name: str) -> bool:
+    """ "epiodes" for episodes, "leauge" for league: one letter left out, or two next to each other swapped."""
+    if len(name) == len(written) + 1:
+        return any(name[:i] + name[i + 1 :] == written for i in range(len(name)))
+    if len(name) == len(written) and written != name:
+        slips = [i for i in range(len(name)) if name[i] != written[i]]
+        return len(slips) == 2 and slips[1] == slips[0] + 1 and name[slips[0]] == written[slips[1]]
+    return False
+
+
+def _misspelt_columns(text: str, schema: Schema, candidates: list[Term]) -> list[Term]:
+    """A word no column or value matches that is a column's one-word name misspelt by one slip (`_one_slip`):
+    that column, read as a weak match. Words the data holds anywhere, or close to several columns, are not."""
+    found = []
+    for m in _WORD.finditer(text):
+        word = m.group(0)
+        if any(t.start < m.end() and m.start() < t.end for t in candidates) or word in STOPWORDS_EN:
+            continue
+        close = {
+            v.name
+            for v in schema.views
+            for alias, _strength in v.aliases
+            if len(alias) >= MIN_MISSPELT and alias.isalpha() and _one_slip(word, alias)
+        }
+        if len(close) == 1:
+            found.append(Term(close.pop(), "column", m.start(), m.end(), PART))
+    return found
 
 
 _OUTCOME_VERB = re.compile(r"win|wins|won|winning|lose|loses|lost|losing")

@@ -20,7 +20,7 @@ from apps.agent.verification.numbers import UNITS, canonical_date, find_mentions
 from apps.agent.verification.queries import QueryFacts
 from apps.agent.verification.verdict import Coverage
 from apps.agent.verification.vocabulary import LabelFinder, Vocabulary, norm
-from apps.datasets.query.resolve import LEAVES_OUT, PERCENT_NAME, adds_up_what_follows
+from apps.datasets.query.resolve import LEAVES_OUT, PERCENT_NAME, adds_up_what_follows, season_years
 
 AnchorKind = Literal["number", "period", "value", "column", "top_n", "grain", "operation"]
 
@@ -144,6 +144,7 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
             tokens = after_year(
                 question, mention.start, specific_periods(date_tokens_of_text(canonical_date(mention.text)))
             )
+            tokens = set(season_years(mention.text) or ()) or tokens  # "2005/06" names a season, not June 2005
             if tokens:
                 anchors.append(Anchor(mention.text, "period", "|".join(sorted(tokens))))
     anchors += [Anchor(m.group(0), "period", "relative") for m in _RELATIVE.finditer(question)]

@@ -53,6 +53,7 @@ _SPELLED_UNITS = {"percent": "%", "per cent": "%", "pct": "%"}
 
 # Each scanner opens with a lookahead on the characters a match can start with: Python's regex
 # engine would otherwise try every alternative at every position of the draft.
+_HYPHEN_RANGE = re.compile(r"(?<![\w.\-])(?P<a>\d{1,6})-(?P<b>\d{1,6})(?![\w.\-])")
 _NUMBER = re.compile(
     r"(?=[-+−\d$¥￥€£＄A-Z])(?<![A-Za-z0-9_.\-{])"
     r"(?P<sign>[-+−])?"
@@ -355,6 +356,18 @@ def _en_number(match: re.Match[str], draft: str) -> Mention | None:
     return Mention(text=draft[start:end], start=start, end=end, kind=kind, scaled=value, unit=unit)
 
 
+def _range_ends(masked: str, draft: str, taken: _Claims) -> list[Mention]:
+    """ "ranks 10-15": the second end of a range written with a hyphen is a number too, not -15 (a score such
+    as 4-4 or 3-2 does not run upwards and is left as it is)."""
+    ends = []
+    for match in _HYPHEN_RANGE.finditer(masked):
+        start, end = match.span("b")
+        if int(match["a"]) < int(match["b"]) and not taken.overlaps(start, end):
+            taken.add(start, end)
+            ends.append(Mention(text=draft[start:end], start=start, end=end, kind="number", scaled=int(match["b"])))
+    return ends
+
+
 def find_mentions(draft: str, *, protected: list[tuple[int, int]] | None = None) -> list[Mention]:
     """Every number-like mention in reading order, each with the kind that decides how it is checked.
 
@@ -386,6 +399,7 @@ def find_mentions(draft: str, *, protected: list[tuple[int, int]] | None = None)
     for match in _NUMBER.finditer(masked):
         taken.add(*match.span())
         mentions.append(_digit_number(match, draft))
+    mentions += _range_ends(masked, draft, taken)
     readers: list[tuple[re.Pattern[str], Callable[[re.Match[str], str], Mention | None]]] = [
         (_CN_COUNT, _cn_count),
         (_EN_NUMBER, _en_number),

@@ -15,11 +15,14 @@ from pydantic import ValidationError
 
 from apps.agent.verification.grounding import date_tokens_of_value
 from apps.agent.verification.vocabulary import is_label_text, norm
+from apps.datasets.query.resolve import season_years
 from apps.datasets.query.spec import QuerySpec
 
 QUERY_TOOLS = ("run_query", "execute_sql_safe", "sample_rows")
 _MAX_RANGE_MONTHS = 36
 _TIME_NAME = re.compile(r"(?i)(date|time|day|week|month|quarter|year|period|日期|时间|日|周|月|季|年)")
+
+
 # "avg(fee) as avg_fee", "count(distinct patient_id) as patients" in normalised SQL: one aggregate, nothing around it
 _SQL_EQUALS = re.compile(r"(?<![<>!])=\s*'([^']+)'")
 _SQL_AGG = re.compile(r"\b(sum|avg|count|median|min|max)\s*\(\s*(distinct\s+)?[\w.*\s]*\)\s+as\s+\"?(\w+)")
@@ -34,6 +37,15 @@ def _starts_year(op: str, value: Any) -> set[str]:
         return {f">={year.group(1)}"}
     after = re.fullmatch(r"(\d{4})(?:-12-31)?", text) if op == ">" else None
     return {f">={int(after.group(1)) + 1}"} if after is not None else set()
+
+
+def _named_periods(op: str, value: Any) -> set[str]:
+    """Years a filter on text names: "Tournament contains 2009" (that year's rows), "Season = 2005–06" (both)."""
+    if op == "contains" and isinstance(value, str):
+        return {t for t in date_tokens_of_value(value) if t[:1].isdigit()}
+    if op in ("=", "in"):
+        return {y for v in (value if isinstance(value, list) else [value]) for y in season_years(v) or ()}
+    return set()
 
 
 @dataclass
@@ -138,8 +150,7 @@ class QueryFacts:
         lows: dict[str, list[Any]] = {}
         highs: dict[str, list[Any]] = {}
         for column, op, value, grain in self.filters():
-            if op == "contains" and isinstance(value, str):  # "Tournament contains 2009": that year's rows
-                tokens |= {t for t in date_tokens_of_value(value) if t[:1].isdigit()}
+            tokens |= _named_periods(op, value)
             if not (grain or column in self.time_columns or _TIME_NAME.search(column)):
                 continue
             values = value if isinstance(value, list) else [value]

@@ -496,10 +496,63 @@ def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     return found
 
 
+# A summary row typed by hand: "Total" written in the Rank or 序号 column of numbers as well as in the Nation
+# column. In the column of numbers the label is no value: it becomes blank (said as a mark), so that the column
+# is typed as numbers, as long as another text column of that row still says "Total" (the planner leaves the
+# summary row out by that label). Where every such column holds numbers, one keeps its labels (not a year).
+_TOTAL_CELL = (
+    "REGEXP_FULL_MATCH(LOWER(TRIM(__c__)), '(total|totals|grand total|合计|总计|总和)\\s*[:：]?(\\s*[(][^()]*[)])?')"
+)
+_PLAIN_NUMBER = f"REGEXP_FULL_MATCH(TRIM(__c__), '{_AMOUNT}')"
+_TIMELY = re.compile(r"(?i)year|date|season|年|日期")
+
+
+def total_cells(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+    """Text columns of plain numbers but for a summary row's label (module comment above _TOTAL_CELL), made
+    blank there; returns the labels as written, per column."""
+    described = con.execute('DESCRIBE "data"').fetchall()
+    names = [row[0] for row in described]
+    texts = [row[0] for row in described if _family(row[1]) == "VARCHAR"]
+    if len(texts) < 2:
+        return {}
+    held = _verdicts(con, [_rule_sql(f"BOOL_OR({_TOTAL_CELL})", n) for n in texts], _DATA)
+    labelled = [n for n, ok in zip(texts, held, strict=True) if ok]
+    if len(labelled) < 2:
+        return {}
+    numbers = f"COUNT(*) FILTER (WHERE {_PLAIN_NUMBER}) >= 2"
+    numbers += f" AND BOOL_AND({_PLAIN_NUMBER} OR {_TOTAL_CELL} OR TRIM(__c__) = '')"
+    fits = _verdicts(con, [_rule_sql(numbers, n) for n in labelled], _DATA)
+    chosen = [n for n, ok in zip(labelled, fits, strict=True) if ok]
+    if not (keepers := [n for n in labelled if n not in chosen]):  # all numbers: one keeps its labels, not a year
+        keepers = [next((n for n in chosen if not _TIMELY.search(n)), chosen[0])]
+        chosen.remove(keepers[0])
+    if not chosen:
+        return {}
+    kept = " OR ".join(_rule_sql(_TOTAL_CELL, k) for k in keepers)
+    # every summary row of a chosen column is still named by a column that keeps its label
+    tests = [f"COALESCE(BOOL_AND({kept}) FILTER (WHERE {_rule_sql(_TOTAL_CELL, n)}), FALSE)" for n in chosen]
+    chosen = [n for n, ok in zip(chosen, _verdicts(con, tests, _DATA), strict=True) if ok]
+    if not chosen:
+        return {}
+    written = _verdicts(
+        con, [_rule_sql(f"LIST(DISTINCT TRIM(__c__)) FILTER (WHERE {_TOTAL_CELL})", n) for n in chosen], _DATA
+    )
+    blank = f"CASE WHEN {_TOTAL_CELL} THEN NULL ELSE __c__ END"
+    outputs: list[exp.Expr] = [
+        exp.alias_(fill(blank, "duckdb", c=_column(n)), exp.to_identifier(n, quoted=True))
+        if n in chosen
+        else _column(n)
+        for n in names
+    ]
+    _rewrite(con, outputs)
+    return {n: sorted(labels) for n, labels in zip(chosen, written, strict=True)}
+
+
 def type_columns(con: duckdb.DuckDBPyConnection, report: IngestReport, sources: tuple[str, ...]) -> None:
     """Marks in place of values made blank (blank_marks), types for the loaded columns (infer_types), then
     numbers written with a unit (name_units); the report names each converted column as the table now does."""
-    marks = blank_marks(con) if "VARCHAR" in sources else {}
+    marks = total_cells(con) if "VARCHAR" in sources else {}
+    marks |= blank_marks(con) if "VARCHAR" in sources else {}
     report.converted = infer_types(con, sources=sources)
     renamed = name_units(con)
     report.columns = [renamed[n][0] if n in renamed else n for n in report.columns]

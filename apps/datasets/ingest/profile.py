@@ -114,7 +114,7 @@ TOTAL_LABELS = frozenset(
 
 def total_label(values: list[Any]) -> str | None:
     """The value among a text column's values that names a summary row ("Total", "合计"), if any."""
-    return next((v for v in values if isinstance(v, str) and v.strip().lower() in TOTAL_LABELS), None)
+    return next((v for v in values if isinstance(v, str) and v.strip().lower().rstrip(":：") in TOTAL_LABELS), None)
 
 
 COLUMNS_PER_SCAN = 32  # exact distinct counts of many columns at once take memory by the column: batches

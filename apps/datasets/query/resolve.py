@@ -11,7 +11,7 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -184,3 +184,17 @@ def mapped_columns(resolutions: Iterable[Resolution]) -> list[str]:
     """The documented answer of resolve_fields: the columns the terms map to, best first, each once."""
     ranked = sorted((m for r in resolutions for m in r.matches), key=lambda m: -m.score)
     return list(dict.fromkeys(m.column for m in ranked))
+
+
+_SEASON = re.compile(r"((?:1[89]|20)\d\d)\s*[-–—/]\s*(\d\d|(?:1[89]|20)\d\d)")
+
+
+def season_years(value: Any) -> tuple[str, str] | None:
+    """The two years of a season written as one value ("2005–06", "1998/1999"), one the year after the other;
+    None for anything else. The planner reads "2005-2006" as that value, and verify the value as both years."""
+    found = _SEASON.fullmatch(value.strip()) if isinstance(value, str) else None
+    if found is None:
+        return None
+    first, second = found.group(1), found.group(2)
+    full = second if len(second) == 4 else first[:2] + second
+    return (first, full) if int(full) == int(first) + 1 else None

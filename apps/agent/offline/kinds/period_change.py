@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.cues import find_words
 from apps.agent.offline.kinds.base import Kind
+from apps.agent.offline.leftovers import leftover_words
 from apps.agent.offline.plan import Metric, Shown
 from apps.agent.offline.timewords import Period, periods
 from apps.datasets.query.spec import Derived, Filter
@@ -51,7 +52,11 @@ def compared(a: Analyzer) -> tuple[Period, Period, str] | None:
 
 
 def detect(b: MetricBuilder) -> bool:
-    return compared(b.a) is not None and not b.a.cues.cumulative
+    if compared(b.a) is None or b.a.cues.cumulative:
+        return False
+    # "the difference between the qualfying time in 1967 and 1965": with no measure read, rows would be counted
+    # in each year; unless a count is asked, a word no column matches is what was meant, so nothing is guessed
+    return bool(b.measures) or b.a.cues.counting or not leftover_words(b.a.text, b.a.taken, b.a.question)
 
 
 def build(b: MetricBuilder) -> None:
