@@ -474,6 +474,70 @@ def test_groups_compared_under_a_condition_compare_the_named_group_under_it_too(
     assert "华北" in listed and "华南" not in listed, response.answer
 
 
+def test_a_compared_column_said_by_how_many_of_it_or_by_the_last_word_of_its_name(csv_binding):
+    rows = [["Ann Lee", 14, 16, 3], ["Bo Chen", 41, 12, 1], ["Cy Park", 99, 4, 1], ["Di Ross", 55, 9, 0]]
+    scorers = table(csv_binding, "scorers.csv", ["Name", "Number", "League", "UEFA Cup"], rows)
+    same = verified(scorers, "bo chen scored the same number of goals in the uefa cup as what other player?")
+    listed = same.answer.split("Filters")[0]
+    assert "Cy Park" in listed and "Ann Lee" not in listed and "Di Ross" not in listed, same.answer
+    rows = [["Cornish Snow", "white", "single"], ["Freedom Bell", "red", "semi-double"]]
+    rows += [
+        ["Inspiration", "pink", "semi-double"],
+        ["Royalty", "red", "semi-double"],
+        ["Tom Knudsen", "red", "double"],
+    ]
+    flowers = table(csv_binding, "camellias.csv", ["Name", "Flower colour", "Flower type"], rows)
+    counted = verified(flowers, "how many flowers have the same type as the freedom bell?")
+    assert counted.answer.split("\n")[:2] == [
+        "Freedom Bell: Flower type semi-double.",
+        "Other rows with the same Flower type as Freedom Bell: 2.",
+    ], counted.answer
+    rows = [["Cornish Snow", "single", "oval"], ["Freedom Bell", "double", "oval"], ["Royalty", "double", "round"]]
+    two = table(csv_binding, "types.csv", ["Name", "Flower type", "Leaf type"], rows)
+    response = ask(two, "how many flowers have the same type as the freedom bell?")  # which type is not said
+    assert response.status == "answered" and not any(ch.isdigit() for ch in response.answer.split(">>")[0])
+
+
+def test_a_year_of_an_event_orders_rows_and_a_named_year_or_day_is_a_named_row(csv_binding):
+    rows = [["Queen Mary", 1936], ["Mauretania", 1939], ["Caronia", 1949], ["Britannic", 1929]]
+    ships = table(csv_binding, "ships.csv", ["Ship", "Built"], rows)
+    before = verified(ships, "what ship was built before the mauretania?")
+    nearest = before.answer.split("\n")[1]
+    assert "Queen Mary" in nearest and "Britannic" not in nearest and "Caronia" not in nearest, before.answer
+    rows = [[2009, "Ladi6"], [2010, "Scribe"], [2011, "Ladi6"], [2012, "Che Fu"], [2013, "Scribe"]]
+    awards = table(csv_binding, "awards.csv", ["Year", "Winner"], rows)
+    same = verified(awards, "tell me a year the winner was the same as in 2011.")
+    listed = same.answer.split("Filters")[0]
+    assert same.answer.startswith("2011: Winner Ladi6.") and "2009" in listed, same.answer
+    assert "2010" not in listed and "2013" not in listed, same.answer
+    rows = [["1999-12-09", "Hongkou"], ["2000-03-04", "Hongkou"], ["2001-03-10", "Wenzhou"], ["2002-03-02", "Hongkou"]]
+    finals = table(csv_binding, "finals.csv", ["Date", "Stadium"], rows)
+    held = verified(finals, "how many finals were held in the same stadium as the one on 4 march 2000?")
+    assert held.answer.split("\n")[1].endswith(": 2."), held.answer
+    rows = [[2011, "Lions", "Ann"], [2011, "Hawks", "Bo"], [2012, "Lions", "Bo"], [2013, "Hawks", "Ann"]]
+    seasons = table(csv_binding, "coaches.csv", ["Year", "Team", "Coach"], rows)
+    response = ask(seasons, "which year had the same coach as in 2011?")  # two coaches in 2011: none named
+    assert response.status == "answered" and response.clarification is None
+    assert not any(ch.isdigit() for ch in response.answer.split(">>")[0].replace("2011", "")), response.answer
+    after = ask(awards, "who won after 2011?")  # a period, as before: no row is named
+    assert "2011: Winner" not in after.answer and "same" not in after.answer, after.answer
+
+
+def test_a_comparison_on_a_column_of_text_or_with_a_word_of_no_direction_stays_refused(csv_binding):
+    rows = [["Ebuka Nkem", "Girl", "690g (22 oz.)"], ["Chima Otto", "Girl", "730g (23.5 oz.)"]]
+    rows += [["Ikem Madu", "Boy", "500g (16.0 oz.)"], ["Odera Chi", "Girl", "800g (25.7 oz.)"]]
+    babies = table(csv_binding, "babies.csv", ["Full Name", "Gender", "Weight at birth"], rows)
+    rows = [["Foolad", "4-4"], ["Pegah Gilan", "2-0"], ["Sanaye Arak", "1-0"]]
+    games = table(csv_binding, "cup.csv", ["Home team", "Score"], rows)
+    for binding, question in [
+        (babies, "how many girls were heavier at birth than chima otto?"),  # "730g (23.5 oz.)" is text
+        (games, "which team's score was better than sanaye arak?"),  # better is no direction of a score
+    ]:
+        response = ask(binding, question)
+        assert response.status == "answered", (question, response.answer)
+        assert not any(ch.isdigit() for ch in response.answer.split(">>")[0]), (question, response.answer)
+
+
 def test_at_least_a_number_is_a_threshold_not_a_ranking_of_the_least(csv_binding):
     rows = [["Arena A", 5000], ["Arena B", 10000], ["Arena C", 12500], ["Arena D", 30000], ["Arena E", 9999]]
     binding = table(csv_binding, "venues.csv", ["Venue", "Capacity"], rows)

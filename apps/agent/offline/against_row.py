@@ -7,11 +7,13 @@ or lists them. The comparison is read only when it is unambiguous: one named val
 one column compared (not a position such as a rank, where "higher" would mean the smaller number), no negation,
 no number it does not read, and every other value a plain condition; anything else is refused as before, with
 the nearest question the tools can answer. Where the named value spans many rows, its groups are compared and
-the other conditions apply to both queries ("哪些地区的保温杯销售额比华东高": 华东's 保温杯 total).
+the other conditions apply to both queries ("哪些地区的保温杯销售额比华东高": 华东's 保温杯 total). The named row
+may be a year or a day of the time column ("the winner was the same as in 2011").
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -22,7 +24,7 @@ from apps.agent.offline import lookup
 from apps.agent.offline.cues import NAMED_AFTER
 from apps.agent.offline.drafts import MAX_LISTED, ResultView, Writer, _labelled, reference
 from apps.agent.offline.plan import Anchor, Group, Metric, Plan, Shown, filter_label
-from apps.agent.offline.schema_terms import Schema, Term, fold
+from apps.agent.offline.schema_terms import Schema, Term, fold, name_words, singular
 from apps.agent.offline.wording import speaking
 from apps.datasets.query.spec import Filter, Sort
 
@@ -51,7 +53,10 @@ _ZH_AFTER = re.compile(r"^\s*(?:的)?(?:(?P<more>高|多|大|贵|长)|(?P<less>�
 # "比华东多多少", "高出一倍": a difference or a ratio is asked (named_difference), not which rows are above it
 _ZH_HOW_MUCH = re.compile(r"\s*(?:出|了)?\s*(?:多少|几|\d|[一二两三四五六七八九十半]+倍|倍)")
 _NEGATED = re.compile(r"(?<![a-z])(?:no|not|never|none|neither|nor)(?![a-z])|n't|不|没|未|非|除")
+_WAS = re.compile(r"\s+(?:was|were|is|are)\s+")
+_TIME_LEAD = re.compile(r"(?P<lead>(?:(?<![a-z])one\s+)?(?<![a-z])(?:in|on)\s+)$")  # "as in 2011", "as the one on"
 _NUMBER = re.compile(r"\d")
+_NUMBER_OF = re.compile(r"number\s+of\s")  # "the same number of …": how many, not a column named Number
 # The question asks how many (not "the same number of districts as", which cues.counting also sees)
 _COUNT_EN = re.compile(r"^\s*(?:how many|what is the (?:total )?number of|what number of)\b")
 _COUNT_ZH = re.compile(r"多少个|几个|多少家|几家|多少种|几种|有多少")
@@ -71,7 +76,10 @@ def _anchor_term(a: Analyzer, values: list[Term]) -> tuple[Term, str, int, int] 
             return term, ">" if after.group("more") else "<", 0, against.start()
         same = _SAME.search(before)
         if same is not None:
-            return term, "=", same.start("span"), same.end("span")
+            if before[same.start("span") : same.end("span")].strip():
+                return term, "=", same.start("span"), same.end("span")
+            said = _said_before(a, same.start())  # "the winner was the same as in 2011"
+            return term, "=", said.start if said else 0, said.end if said else 0
         after = _SAME_AS_WHICH.match(a.text, term.end)  # "lorant olah scored the same … as what other player"
         if after is not None:
             return term, "=", after.start("span"), after.end("span")
@@ -85,6 +93,44 @@ def _anchor_term(a: Analyzer, values: list[Term]) -> tuple[Term, str, int, int] 
     return None
 
 
+def _said_before(a: Analyzer, same: int) -> Term | None:
+    """The column named as the subject of "was the same as": "the winner was the same as in 2011"."""
+    named = [t for t in a.terms if t.kind == "column" and _WAS.fullmatch(a.text, t.end, same)]
+    return named[0] if named else None
+
+
+def _time_anchor(a: Analyzer) -> Term | None:
+    """ "the same as in 2011", "the same stadium as the one on 4 march 2000": the named row is the one of a
+    year or a day of the time column, said after in/on; the question's only period. None for any other period
+    ("after 2011" is a period filter, not a named row)."""
+    spans = {(f.start, f.end) for f in a.time_filters}
+    if len(spans) != 1 or a.time_col is None:
+        return None
+    start, end = next(iter(spans))
+    lead = _TIME_LEAD.search(a.text, 0, start)
+    if lead is None:
+        return None
+    specs = [f.spec for f in a.time_filters]
+    if len(specs) == 1 and specs[0]["op"] == "=" and a.time_col.category == "year":
+        value = specs[0]["value"]
+    elif a.time_col.kind == "date" and sorted(s["op"] for s in specs) == ["<", ">="]:
+        day = next(s["value"] for s in specs if s["op"] == ">=")
+        following = next(s["value"] for s in specs if s["op"] == "<")
+        if _next_day(day) != following:
+            return None  # a month or a year of days: many rows, no one named
+        value = day
+    else:
+        return None
+    return Term(a.time_col.name, "value", lead.start("lead"), end, 2.0, value)
+
+
+def _next_day(day: str) -> str | None:
+    try:
+        return (dt.date.fromisoformat(day) + dt.timedelta(days=1)).isoformat()
+    except ValueError:
+        return None
+
+
 def _ordering(a: Analyzer, anchor: Term) -> str | None:
     """The one column "before"/"after" a named row reads: a finishing place where the question says finished,
     came or placed (Rank, Pos.: before is the smaller number), else a date or a year; the one the question
@@ -93,7 +139,7 @@ def _ordering(a: Analyzer, anchor: Term) -> str | None:
     if _PLACED.search(a.text):  # a finishing place (Rank, Pos., Place), not a Peak position
         fits = [v for v in (*named, *a.schema.views) if v.finishing]
     else:
-        fits = [v for v in named if v.category in ("time", "year")]
+        fits = [v for v in named if v.category in ("time", "year") or v.years]  # "built before": Built 1936
         fits = fits or [
             v for v in a.schema.views if v.category in ("time", "year") and _WHEN_COLUMN.search(fold(v.name))
         ]
@@ -110,7 +156,12 @@ def _compared(a: Analyzer, anchor: Term, start: int, end: int, op: str) -> str |
     ]
     if a.lang == "zh":
         named = named[-1:]
+    counted = [t for t in named if _NUMBER_OF.match(a.text, t.start)]  # "the same number of goals in the uefa cup"
+    if len(named) > len(counted):
+        named = [t for t in named if t not in counted]
     columns = list(dict.fromkeys(t.column for t in named))
+    if not columns and a.lang == "en":
+        columns = _headed(a, anchor, start, end)  # "the same type as": the one column whose name ends so
     if len(columns) != 1:
         return None
     view = a.schema.by_name[columns[0]]
@@ -119,12 +170,25 @@ def _compared(a: Analyzer, anchor: Term, start: int, end: int, op: str) -> str |
     return columns[0]
 
 
+def _headed(a: Analyzer, anchor: Term, start: int, end: int) -> list[str]:
+    """ "the same type as the freedom bell": a span of one word that no column is named by, read as the one column
+    whose name ends with it (Flower type); none when several do or the span says more."""
+    words = re.findall(r"[a-z]+", a.text[start:end])
+    if len(words) != 1:
+        return []
+    word = singular(words[0])
+    return [v.name for v in a.schema.views if v.name != anchor.column and name_words(v.name)[-1:] == (word,)]
+
+
 def read(a: Analyzer) -> Plan | None:
     """The plan for a question comparing rows with one named row, or None when it is not read unambiguously."""
     values = [t for t in a.terms if t.kind == "value"]
-    found = _anchor_term(a, values)
-    if found is None or a.time_filters or a.cues.thresholds or a.cues.unsupported is None:
+    timed = _time_anchor(a) if a.lang == "en" else None
+    found = _anchor_term(a, [*values, *([timed] if timed else [])])
+    if found is None or a.cues.thresholds or a.cues.unsupported is None:
         return None
+    if a.time_filters and found[0] is not timed:
+        return None  # a period the comparison does not read
     if _NEGATED.search(a.text):
         return None  # "no more districts than", "不比华东高", "not in the north": not read here, so not answered
     term, op, start, end = found
@@ -254,8 +318,8 @@ def _head_fits(a: Analyzer, term: Term, listed: str) -> bool:
 
 def _unread_columns(a: Analyzer, read: set[str]) -> bool:
     """ "which team made their first appearance in the same tournament as …": a column the comparison does not
-    use (Appearance) is a condition it would drop."""
-    return any(t.kind == "column" and t.column not in read for t in a.terms)
+    use (Appearance) is a condition it would drop; "number of" says how many, it is no column Number."""
+    return any(t.kind == "column" and t.column not in read and not _NUMBER_OF.match(a.text, t.start) for t in a.terms)
 
 
 def _outside(text: str, terms: list[Term]) -> str:

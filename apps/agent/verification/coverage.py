@@ -136,9 +136,27 @@ _CENTURY = re.compile(
 )
 
 
+_MONTH_NAMES = "january|february|march|april|may|june|july|august|september|october|november|december"
+# "on 4 march 2000", "march 4, 2000": a month's name written in lower case between a day and a year is a date as
+# much as "4 March 2000" (alone, "march" or "may" is as likely a verb, so only the whole date is read)
+_LOWER_CASE_DATE = re.compile(
+    rf"(?<![\w.])\d{{1,2}}(?:st|nd|rd|th)?\s+(?P<m>{_MONTH_NAMES}),?\s+(?:19|20)\d{{2}}(?!\d)"
+    rf"|(?<![\w])(?P<n>{_MONTH_NAMES})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{{2}}(?!\d)"
+)
+
+
+def _dates_capitalised(question: str) -> str:
+    """The question with the month of each whole date written in lower case capitalised (the same length)."""
+    for m in _LOWER_CASE_DATE.finditer(question):
+        group = "m" if m["m"] else "n"
+        start, end = m.span(group)
+        question = question[:start] + question[start:end].capitalize() + question[end:]
+    return question
+
+
 def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
     anchors: list[Anchor] = []
-    asked, question = question, _named_with_digits(question, vocab)
+    asked, question = question, _dates_capitalised(_named_with_digits(question, vocab))
     for mention in mentions_of(question):
         if mention.kind == "date":
             tokens = after_year(

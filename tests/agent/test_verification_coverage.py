@@ -1,0 +1,17 @@
+"""Question coverage (apps/agent/verification/coverage.py): the anchors read from a question."""
+
+from __future__ import annotations
+
+from apps.agent.verification.coverage import question_anchors
+
+
+def _anchors(question: str) -> list[tuple[str, str]]:
+    return [(a.kind, a.key) for a in question_anchors(question, None) if a.kind in ("period", "number")]
+
+
+def test_a_whole_date_written_in_lower_case_is_one_day_not_a_number_and_a_year():
+    for question in ["which stadium was used on 4 march 2000?", "which stadium was used on march 4, 2000?"]:
+        anchors = _anchors(question)
+        assert ("number", "4") not in [(k, key) for k, key in anchors], (question, anchors)
+        assert any(k == "period" and "2000-03-04" in key for k, key in anchors), (question, anchors)
+    assert _anchors("sales may 5 rise in 2000?") == _anchors("sales may 5 rise in 2000?".replace("may", "can"))
