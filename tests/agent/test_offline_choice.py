@@ -228,3 +228,8 @@ def test_older_is_the_age_when_no_date_is_named_never_the_season():
 def test_a_value_not_in_the_data_or_of_another_column_is_no_choice(question):
     plan = analyze(question, CLUBS)
     assert plan.question_kind != "named_choice" and plan.kind == "fallback"
+
+
+def test_chinese_more_without_what_is_counted_is_asked(stores):
+    response = answer_question(binding=stores, question="北京店和上海店哪个卖得多", model=OfflinePlanner())
+    assert "没有说明按哪一列比较" in response.answer and response.clarification is not None

@@ -48,6 +48,7 @@ _ZH_WAY = re.compile(
 _COUNTING = frozenset(
     {"more", "fewer", "less", "most", "least", "fewest"} | set("更多 更少 最多 最少 较多 较少 多 少".split())
 )
+_ZH_ROWS = re.compile(r"(?:订单|记录|次数|次|笔数|单数|条数|行数)[的\s]*(?:更|较|比较)?$")
 _NEXT_WORD = re.compile(r"\s+(?:of\s+)?(?:the\s+)?([a-z]+)")
 # "older" over an Age column: the higher; over a date the question names ("opened"): the earlier
 _AGE_WAY = {"older": "high", "oldest": "high", "younger": "low", "youngest": "low", "newer": "low", "newest": "low"}
@@ -242,8 +243,10 @@ def _counted(b: MetricBuilder, said: re.Match[str]) -> bool:
     a = b.a
     if said.group(0) not in _COUNTING:
         return False
-    if a.lang == "zh" or a.cues.thresholds:  # "更多", "more wins" over a column of results: rows of that outcome
+    if a.cues.thresholds:  # "more wins" over a column of results: the rows of that outcome
         return True
+    if a.lang == "zh":  # "订单更多", "次数更多": rows said as such; not "哪个卖得多" (by money or by units?)
+        return _counted_column(b, said) is not None or _ZH_ROWS.search(a.text, 0, said.start()) is not None
     after = _NEXT_WORD.match(a.text, said.end())
     if after is None:
         return False
