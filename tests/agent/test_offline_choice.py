@@ -233,3 +233,13 @@ def test_a_value_not_in_the_data_or_of_another_column_is_no_choice(question):
 def test_chinese_more_without_what_is_counted_is_asked(stores):
     response = answer_question(binding=stores, question="北京店和上海店哪个卖得多", model=OfflinePlanner())
     assert "没有说明按哪一列比较" in response.answer and response.clarification is not None
+
+
+def test_a_named_value_without_rows_under_the_conditions_is_said_and_no_one_is_named(csv_binding):
+    binding = csv_binding("clubs.csv", CLUB_SEASONS)
+    question = "which club scored more goals in 2001, red lions or green owls?"
+    response = answer_question(binding=binding, question=question, model=OfflinePlanner())
+    assert response.verification.passed, response.answer
+    assert response.answer.startswith(
+        "Green Owls has no total Goals in the rows that match (Red Lions: total Goals 12)"
+    )
