@@ -11,6 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from apps.agent.offline.choice_draft import choice_lines
 from apps.agent.offline.lookup import shown_columns
 from apps.agent.offline.plan import Plan, Shown
 from apps.agent.offline.schema_terms import Schema
@@ -318,7 +319,9 @@ class Writer:
         return _("%(column)s in the rows that match (%(count)s different):") % said
 
     def body(self) -> list[str]:
-        if self.plan.kind == "scalar":
+        if self.plan.question_kind == "named_choice":
+            lines = choice_lines(self)
+        elif self.plan.kind == "scalar":
             lines = self.scalar()
         elif self.plan.kind == "rows":
             lines = self.rows()

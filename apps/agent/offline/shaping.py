@@ -196,7 +196,8 @@ def add_windows(b: MetricBuilder) -> None:
         plan.shown.insert(1, Shown(name))
 
 
-_OWN_ORDER = ("tied_extreme",)  # kinds whose rows are ordered and cut by what they compute, not by the ranking
+# kinds whose rows are ordered and cut by what they compute, not by the ranking
+_OWN_ORDER = ("tied_extreme", "named_choice")
 
 
 def add_order(b: MetricBuilder) -> None:

@@ -20,6 +20,7 @@ from apps.agent.offline.kinds import (
     distribution,
     extreme_rows,
     measure_ratio,
+    named_choice,
     named_difference,
     named_rate,
     net_measure,
@@ -41,6 +42,7 @@ REGISTRY: tuple[Kind, ...] = (
     period_change.KIND,  # "2025年退货金额同比增长了多少": this period against last year's or the one before
     to_date.KIND,  # "截至6月底累计销售额": one total from the start of the year
     named_difference.KIND,  # "how many more medals did A win than B": two named groups, one difference
+    named_choice.KIND,  # "which location had more tournaments, oldsmar or los angeles": the one that has more
     spread.KIND,  # "the difference between the highest and lowest salary": max − min
     correlation.KIND,  # "correlation between price and quantity"
     named_rate.KIND,  # 转化率 / profit margin: a rate the glossary defines over two concepts

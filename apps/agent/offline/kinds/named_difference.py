@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from apps.agent.clarification import Clarification
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.cues import find_words
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.plan import Metric, Shown
-from apps.agent.offline.wording import speaking
+from apps.agent.offline.wording import names, speaking
 from apps.datasets.query.spec import Derived, Filter
 
 if TYPE_CHECKING:
@@ -25,15 +26,20 @@ if TYPE_CHECKING:
 MAX_CHOICES = 3
 
 
-def _pair(b: MetricBuilder) -> tuple[str, list[Term]] | None:
-    """The one column the question names exactly two values of (and no other column with several)."""
+def named_values(b: MetricBuilder, most: int = 2) -> tuple[str, list[Term]] | None:
+    """The one column the question names two (up to `most`) values of, in the question's order, and no other
+    column with several; values holding brackets (which a derived expression cannot name) are left alone."""
     several = [(column, terms) for column, terms in b.values.items() if len(terms) > 1]
-    if len(several) != 1 or len(several[0][1]) != 2:
+    if len(several) != 1 or len(several[0][1]) > most:
         return None
     column, terms = several[0]
     if any("[" in str(t.value) or "]" in str(t.value) for t in terms):
         return None
     return column, sorted(terms, key=lambda t: t.start)
+
+
+def _pair(b: MetricBuilder) -> tuple[str, list[Term]] | None:
+    return named_values(b, 2)
 
 
 def _more(b: MetricBuilder) -> bool:
@@ -52,7 +58,9 @@ def build(b: MetricBuilder) -> None:
     column, terms = found
     base = b.measures[0] if b.measures else None
     if base is None and b.a.schema.by_name[column].unique:  # one row each: counting rows compares nothing
-        b.plan.clarification = _which_measure(b, terms)
+        b.plan.clarification = which_measure(
+            b, terms, gettext_noop("What is the difference in %(measure)s between %(values)s?")
+        )
         return
     func = b.func_for(base) if base else "count"
     if func in ("max", "min", "nunique"):
@@ -76,26 +84,31 @@ def build(b: MetricBuilder) -> None:
     b.plan.shown = [Shown(name), Shown(first), Shown(second)]
 
 
-def _which_measure(b: MetricBuilder, terms: list[Term]) -> Clarification:
-    said = [b.a.question[t.start : t.end] for t in terms]  # as the user wrote them: the question states no data
-    first, second = (str(t.value) for t in terms)
+def listed(items: list[str]) -> str:
+    """ "A and B", "A, B and C" in the active language."""
+    return _("%(first)s and %(second)s") % {"first": names(items[:-1]), "second": items[-1]}
+
+
+def which_measure(b: MetricBuilder, terms: list[Term], choice: str, asked: str = "", word: str = "") -> Clarification:
+    """The named values are one row each, so counting their rows compares nothing: which measure is asked, each
+    choice the question `choice` (a gettext message with %(measure)s and %(values)s, translated here) over one
+    of the data's measures; said plainly when the data has none. `asked` (with %(values)s and %(word)s, the
+    question's `word`) says why when it is another reason."""
     measures = b.a.schema.of("measure")[:MAX_CHOICES]
     with speaking(b.a.lang):
-        if not measures:  # nothing to offer: said plainly, not asked
+        said = listed([f"“{b.a.question[t.start : t.end]}”" for t in terms])  # as written: the question states no data
+        if not measures and not asked:  # nothing to offer: said plainly, not asked
             text = _(
-                "“%(first)s” and “%(second)s” are one row each, and no column holds numbers to compare between "
-                "them, so I cannot compute a difference."
+                "%(values)s are one row each, and no column holds numbers to compare between them, so I cannot "
+                "compare them."
             )
-            return Clarification(text % {"first": said[0], "second": said[1]}, [])
-        question = _("“%(first)s” and “%(second)s” are one row each. Which column should be compared?") % {
-            "first": said[0],
-            "second": said[1],
-        }
-        choices = [
-            _("What is the difference in %(measure)s between %(first)s and %(second)s?")
-            % {"measure": m.name, "first": first, "second": second}
-            for m in measures
-        ]
+            return Clarification(text % {"values": said}, [])
+        if asked:
+            question = _(asked) % {"values": said, "word": word}
+        else:
+            question = _("%(values)s are one row each. Which column should be compared?") % {"values": said}
+        values = listed([str(t.value) for t in terms])
+        choices = [_(choice) % {"measure": m.name, "values": values} for m in measures]
     return Clarification(question, choices)
 
 
