@@ -34,6 +34,7 @@ Profiles = dict[str | None, dict[str, Any]]
 
 _WINDOWS = {
     "share_of_total": gettext_lazy("%(name)s = %(of)s / the total of %(of)s over all groups"),
+    "mean_of_groups": gettext_lazy("%(name)s = the average of %(of)s over all groups"),
     "pct_change": gettext_lazy("%(name)s = change from the previous %(order)s: (%(of)s − previous) / previous"),
     "diff": gettext_lazy("%(name)s = %(of)s − %(of)s of the previous %(order)s"),
     "cumsum": gettext_lazy("%(name)s = running total of %(of)s in order of %(order)s"),

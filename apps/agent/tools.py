@@ -82,7 +82,8 @@ class SampleRowsArgs(_DataArgs):
 
 class RunQueryArgs(_DataArgs):
     """Compute numbers: filters, group_by (with time grains), aggregations, derived values, windows
-    (share_of_total, pct_change, diff, cumsum, rank), having, sort, limit. The only way to get numbers."""
+    (share_of_total, mean_of_groups, pct_change, diff, cumsum, rank), having, sort, limit. The only way to get
+    numbers."""
 
     spec: QuerySpec
     table: str | None = Field(default=None, description="SQL sources: the table; files: omit")

@@ -28,6 +28,7 @@ RETURNS = TableProfile(
 EXAMPLES = {
     "period_change": ("2025年退货金额同比增长了多少", RETURNS),
     "to_date": ("截至6月底，2025年累计销售金额是多少", RETURNS),
+    "group_average": ("2025年月均销售金额是多少", RETURNS),
     "named_difference": ("天猫旗舰店比京东自营多卖了多少销售金额", RETURNS),
     "named_choice": ("天猫旗舰店和京东自营哪个账号的销售金额更高", RETURNS),
     "spread": ("最高和最低销售金额相差多少", RETURNS),

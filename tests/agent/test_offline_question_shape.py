@@ -1167,7 +1167,7 @@ def test_blank_points_finishing_and_chinese_sold_and_compared_amounts(csv_bindin
 def test_names_the_data_lacks_in_mixed_and_joined_questions_and_averages_of_period_totals(csv_binding):
     """ "the revenue of 华西 in 2025-01", "how many bombardier aircraft", "riverton and springfield", 日本 (日 is
     also "day") are reported, never dropped; "what percentage of seasons were in X" is a share of all the seasons;
-    "平均每月收入" (the average of the months' totals) is said to be out of reach, never each month's average row."""
+    "平均每月收入" is the average of the months' totals (21,000), never each month's average row (10,250)."""
     rows = [
         ["2025-01", "华东", 12500],
         ["2025-01", "华南", 9800],
@@ -1175,9 +1175,11 @@ def test_names_the_data_lacks_in_mixed_and_joined_questions_and_averages_of_peri
         ["2025-02", "华南", 8700],
     ]
     sales = table(csv_binding, "regions.csv", ["Month", "Region", "Revenue"], rows)
-    for question in ("what was the revenue of 华西 in 2025-01?", "平均每月收入是多少", "average monthly revenue"):
-        response = ask(sales, question)
-        assert not response.tables and "22,300" not in response.answer and "10,250" not in response.answer, question
+    response = ask(sales, "what was the revenue of 华西 in 2025-01?")
+    assert not response.tables and "22,300" not in response.answer and "10,250" not in response.answer
+    for question in ("平均每月收入是多少", "average monthly revenue"):
+        answer = verified(sales, question).answer
+        assert "21,000" in answer.split("\n")[0] and "10,250" not in answer, (question, answer)
     assert "12,500" in verified(sales, "what was the revenue of 华东 in 2025-01?").answer.split("\n")[0]
     fleet = [["Airbus A320", 48], ["Boeing 737", 36], ["Embraer E190", 16]]
     planes = table(csv_binding, "planes.csv", ["Aircraft", "In service"], fleet)
@@ -1309,6 +1311,45 @@ def test_a_place_said_before_its_verb_by_number_or_as_a_range_is_read_on_the_pla
         assert "Russia" in response.answer and "Germany" not in response.answer, (question, response.answer)
     response = verified(binding, "how many gold medals did ranks 2-4 earn?")
     assert response.answer.startswith("total Gold is 9.") and "Rank <= 4" in response.answer, response.answer
+
+
+def test_an_average_per_period_is_the_average_of_the_periods_totals(csv_binding):
+    rows = [["2025-01-03", "East", 100], ["2025-01-20", "West", 300], ["2025-02-05", "East", 250]]
+    rows += [["2025-03-01", "West", 50], ["2025-03-09", "East", 90]]
+    orders = table(csv_binding, "monthly.csv", ["Date", "Region", "Amount"], rows)
+    for question in ("what is the average monthly amount?", "月均Amount是多少？"):
+        response = verified(orders, question)
+        first = response.answer.split("\n")[0]
+        assert "263.33" in first and "3" in first, (question, response.answer)  # (400 + 250 + 140) / 3 months
+    per_region = verified(orders, "average monthly amount by region").answer
+    assert "East: average total Amount per month 146.67" in per_region, per_region  # (100 + 250 + 90) / 3
+    assert "West: average total Amount per month 175" in per_region, per_region  # (300 + 50) / 2 months
+    each = verified(orders, "平均每个Region的Amount是多少").answer
+    assert "395" in each.split("\n")[0], each  # (440 + 350) / 2 regions
+    asked = ask(orders, "what is the average monthly price per order?")
+    assert asked.clarification is not None and "not a total" in asked.answer, asked.answer
+
+
+def test_a_figure_per_something_is_that_ratio_or_asked_about_never_the_plain_total(csv_binding):
+    rows = [[2019, "Ann", 120, 10], [2020, "Ann", 150, 12], [2021, "Ann", 90, 8], [2019, "Bob", 80, 9]]
+    career = table(csv_binding, "career2.csv", ["Season", "Player", "Points", "Games"], rows)
+    answer = verified(career, "what were Ann's average points per game?").answer
+    assert answer.startswith("Points per Game is 12 "), answer  # 360 points over 30 games
+    for question in ("what were Ann's points per zorble?", "total points by coach"):
+        response = ask(career, question)
+        assert not response.tables and response.clarification is not None, (question, response.answer)
+
+
+def test_stock_states_are_conditions_and_a_stock_value_no_column_holds_is_refused(csv_binding):
+    rows = [["A1", "Kettle", 12, 30.5], ["A2", "Toaster", 0, 25], ["B1", "Lamp", 0, 15], ["B2", "Fan", 22, 60]]
+    stock = table(csv_binding, "stock.csv", ["SKU", "Product", "Stock", "Unit cost"], rows)
+    for question in ("how many products are out of stock?", "缺货的产品有几个"):
+        first = verified(stock, question).answer.split("\n")
+        assert first[0].endswith(" 2.") or first[0].endswith("为 2。"), (question, first)
+    assert "in stock" in verified(stock, "how many products are in stock?").answer
+    for question in ("what is the total inventory value?", "库存价值是多少"):
+        response = ask(stock, question)
+        assert not response.tables and "34" not in response.answer, (question, response.answer)
 
 
 def test_a_season_is_found_however_its_two_years_are_written(csv_binding):

@@ -433,3 +433,11 @@ def test_a_change_between_two_years_of_a_word_no_column_matches_is_not_answered_
     assert plan.kind == "fallback" and "qualfying" in plan.unmapped
     counted = analyze("how many more singles in 1990 than in 1985?", SINGLES)
     assert counted.kind != "fallback" and all(m.func == "count" for m in counted.metrics)
+
+
+def test_a_half_year_without_its_year_is_in_the_year_the_question_names():
+    plan = analyze("2025年下半年比上半年销售额增长了多少", STORES)
+    assert plan.question_kind == "period_change"
+    said = [(f.column, f.op, f.value) for m in plan.metrics for f in m.where]
+    assert ("日期", ">=", "2025-07-01") in said and ("日期", ">=", "2025-01-01") in said, said
+    assert any("2025-H2" in m.name for m in plan.metrics), plan.metrics

@@ -195,6 +195,7 @@ def test_share_of_total_and_period_changes(dataset):
                 {"name": "增量", "func": "diff", "of": "金额合计", "order_by": "季度"},
                 {"name": "累计", "func": "cumsum", "of": "金额合计", "order_by": "季度"},
                 {"name": "排名", "func": "rank", "of": "金额合计"},
+                {"name": "季均", "func": "mean_of_groups", "of": "金额合计"},
             ],
             "sort": [{"by": "季度"}],
         }
@@ -216,6 +217,7 @@ def test_share_of_total_and_period_changes(dataset):
     assert [r[6] for r in rows] == pytest.approx(list(totals.cumsum().values))
     ranks = totals.rank(ascending=False, method="min").astype(int)
     assert [r[7] for r in rows] == list(ranks.values)
+    assert [r[8] for r in rows] == pytest.approx([totals.mean()] * len(totals)), "every quarter's total, averaged"
 
 
 def test_division_by_zero_is_null_and_limit_truncates(dataset):

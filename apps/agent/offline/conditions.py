@@ -533,6 +533,22 @@ def unmatched_partner(a: Analyzer) -> str | None:
     return None
 
 
+# "points per zorble", "sales by widget", "每个部门的": what the figure is divided or broken down by
+_PER_BEFORE = re.compile(
+    r"(?<![a-z])(?:per|by|for each|for every|each|every)\s+(?:the\s+|a\s+)?$|(?:每个?|按照?|各)\s*$"
+)
+
+
+def unmatched_per(a: Analyzer) -> str | None:
+    """ "what were her points per zorble": a word the figure is taken per (or broken down by) that no column or
+    value matches; the total over every row would answer another question. The phrase, or None."""
+    for start, end in leftover_spans(a.text, a.taken):
+        said = _PER_BEFORE.search(a.text, max(0, start - 12), start)
+        if said is not None:
+            return a.question[said.start() : end]
+    return None
+
+
 def _edits(one: str, other: str) -> int:
     """Letters to add, drop, change or swap with the next one to turn `one` into `other`."""
     rows = [list(range(len(other) + 1))]
@@ -595,7 +611,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
             + [uncounted_amount(a, plan), unapplied_change(a, plan)]
             + [unapplied_quote(a), unread_pronoun(a), unread_edge(a), unread_having(a, plan)]
             + [unread_degree(a, plan), unread_part_of_values(a, plan), unmatched_partner(a)]
-            + [misspelt_measure(a, plan)]
+            + [misspelt_measure(a, plan), unmatched_per(a)]
             if n
         ],
         *[a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if a.lang == "zh" and a.text.startswith("率", e)],

@@ -578,12 +578,43 @@ def _blank(text: str, schema: Schema, terms: list[Term], taken: bytearray) -> li
     return found
 
 
+# "products that are out of stock", "缺货的商品", "which items are in stock": the stock column at none (or above)
+_STOCK_STATE = re.compile(
+    r"(?P<none>(?<![a-z])(?:out\s+of\s+stock|sold\s+out|no\s+stock|zero\s+stock|stocked\s+out)(?![a-z])"
+    r"|缺货|断货|无库存|没有库存|零库存|库存为(?:零|0)(?!\d))"
+    r"|(?P<some>(?<![a-z])in\s+stock(?![a-z])|有库存|有货)"
+)
+
+
+def _stock_states(text: str, schema: Schema, terms: list[Term], taken: bytearray) -> list[Threshold]:
+    """Whether an item is in stock, read on the one stock column (a stockout column, when there is one, is read
+    as itself): none left is the stock at 0 or below; in stock, above 0."""
+    view = schema.concept_column("stock")
+    if view is None or view.category != "measure" or schema.concept_column("stockout") is not None:
+        return []
+    found = []
+    for m in _STOCK_STATE.finditer(text):
+        mask = bytearray(taken[m.start() : m.end()])
+        for t in terms:  # the stock column's own name inside the words ("out of stock") is theirs
+            if t.column == view.name and m.start() <= t.start and t.end <= m.end():
+                mask[t.start - m.start() : t.end - m.start()] = bytes(t.end - t.start)
+        if mask.find(1) != -1:
+            continue
+        op = "<=" if m.group("none") else ">"
+        found.append(Threshold(view.name, op, 0, m.group(0), m.start(), m.end()))
+        _claim(taken, m.start(), m.end())
+    return found
+
+
 def threshold_label(name: str, t: Threshold, lang: Lang) -> str:
     """ "Won >= 4"; a presence (`_presence`) in words, as the question said it: "without Gold", "with Gold"; an
     outcome by the letter its values start with: "Result starts with W"."""
     if t.op == "in":
         with speaking(lang):
             return _("%(column)s starts with %(mark)s") % {"column": name, "mark": t.label}
+    if t.label and not any(ch.isdigit() for ch in t.label) and t.op in ("<=", ">"):  # "out of stock (Stock)"
+        with speaking(lang):
+            return _("%(words)s (%(column)s)") % {"words": t.label, "column": name}
     if t.label:
         return f"{name} {t.op} {t.label}"
     with speaking(lang):
@@ -943,7 +974,7 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     _counting(text, schema, terms, taken, cues)
     if not cues.thresholds:  # "how many nations won no gold medals"
         cues.thresholds = _presence(text, schema, terms, taken, counting=cues.counting)
-    cues.thresholds += _blank(text, schema, terms, taken)
+    cues.thresholds += _blank(text, schema, terms, taken) + _stock_states(text, schema, terms, taken)
     for t in cues.thresholds:  # "won at least 1 silver medal": the verb of the amount, read with it
         verb = HAVING.search(text, 0, t.start)
         if verb is None and _IN_SECONDS.search(t.column):  # "finished below 3 minutes": the time it took

@@ -13,6 +13,7 @@ from django.utils.translation import pgettext
 
 from apps.agent.offline.choice_draft import choice_lines
 from apps.agent.offline.lookup import shown_columns
+from apps.agent.offline.mean_draft import mean_lines
 from apps.agent.offline.plan import Plan, Shown
 from apps.agent.offline.schema_terms import Schema
 from apps.agent.offline.trend_summary import extremes
@@ -321,6 +322,8 @@ class Writer:
     def body(self) -> list[str]:
         if self.plan.question_kind == "named_choice":
             lines = choice_lines(self)
+        elif self.plan.question_kind == "group_average":
+            lines = mean_lines(self)
         elif self.plan.kind == "scalar":
             lines = self.scalar()
         elif self.plan.kind == "rows":

@@ -143,7 +143,7 @@ class Analyzer:
         pieces = self._pieces()
         self.cues: Cues = read_cues(question, self.text, self.schema, self.terms, self.taken)
         self.cues.thresholds += pieces + self.present
-        self.terms = [t for t in self.terms if not self._unit_of_threshold(t)]
+        self.terms = [t for t in self.terms if not self._unit_of_threshold(t) and not self._inside_threshold(t)]
         if any(self.schema.by_name[t.column].place for t in self.cues.thresholds if t.op in ("=", "<=")):
             for m in PLACE_VERB.finditer(self.text):  # "came in 3rd place": the verb of the place read
                 if self.taken.find(1, m.start(), m.end()) == -1:
@@ -167,6 +167,11 @@ class Analyzer:
         """The words comparing a column with another column of the same row ("stock below their reorder level",
         "库存低于安全库存") or multiplying them ("stock times unit cost"), as the question wrote them; None when the
         question does neither. Filters compare a column with a value, and aggregations add up one column."""
+        valued = _STOCK_VALUE.search(self.text)  # "inventory value": stock times unit cost, row by row
+        if valued is not None and self.schema.concept_column("stock") is not None:
+            held = [v for v in self.schema.of("measure") if _VALUE_NAME.search(fold(v.name))]
+            if not held:
+                return self.question[valued.start() : valued.end()]
         measures = [t for t in self.terms if t.kind == "column" and self.view(t).category == "measure"]
         for t in measures:
             before = _COMPARED_WITH.search(self.text, 0, t.start)
@@ -207,6 +212,12 @@ class Analyzer:
             if self.time_col.category == "time" or self.time_col.period:  # dated rows (2025-01): the period's total
                 self.cues.agg_words = [w for w in self.cues.agg_words if w not in extremes]
             self.cues.ranking, self.cues.ascending = True, extremes[0][2] == "min"
+
+    def _inside_threshold(self, term: Term) -> bool:
+        """ "out of stock" holds the Stock column's name: the threshold reads it, no term of its own."""
+        return any(
+            t.column == term.column and t.start <= term.start and term.end <= t.end for t in self.cues.thresholds
+        )
 
     def _unit_of_threshold(self, term: Term) -> bool:
         """ "how many teams won at least 4 matches": the column word after a threshold's number is what the number
@@ -740,6 +751,11 @@ _COMPARED_WITH = re.compile(
     r"multiplied\s+by)\s+(?:(?:their|its|his|her|the|own)\s+)*$|(?:低于|高于|超过|少于|多于|大于|小于|乘以)\s*$"
 )
 _DIGIT = re.compile(r"\d")
+_STOCK_VALUE = re.compile(
+    r"(?<![a-z])(?:inventory|stock)\s+values?(?![a-z])|(?<![a-z])value\s+of\s+(?:the\s+|our\s+)?(?:inventory|stock)"
+    r"|库存(?:价值|总值|货值)|货值"
+)
+_VALUE_NAME = re.compile(r"(?<![a-z])value(?![a-z])|价值|货值|总值")
 _WHICH_PERIOD = re.compile(
     r"哪(?:一)?个?(?:月|天|日|季度|年|周)|(?<![a-z])(?:which|what) (?:day|month|quarter|year|week)(?![a-z])"
 )

@@ -28,7 +28,12 @@ _EN |= {"nunique": "distinct {c}"}
 _ZH_ROLES = {"corr": "{c}与{c2}相关系数", "per": "{c}/{c2}", "earliest": "最早{c}", "latest": "最晚{c}"}
 _ZH_ROLES |= {"min": "{c}最小值", "lower_quartile": "{c}下四分位数", "median": "{c}中位数"}
 _ZH_ROLES |= {"upper_quartile": "{c}上四分位数", "max": "{c}最大值"}
-_EN_ROLES = {"corr": "correlation of {c} and {c2}", "per": "", "earliest": "earliest {c}", "latest": "latest {c}"}
+_EN_ROLES = {
+    "corr": "correlation of {c} and {c2}",
+    "per": "{c} per {c2}",
+    "earliest": "earliest {c}",
+    "latest": "latest {c}",
+}
 _EN_ROLES |= {"min": "min {c}", "lower_quartile": "lower quartile of {c}", "median": "median {c}"}
 _EN_ROLES |= {"upper_quartile": "upper quartile of {c}", "max": "max {c}"}
 Condition = tuple[Term, Filter]
@@ -485,9 +490,7 @@ class MetricBuilder:
         if self.zh:
             name = _ZH_ROLES[role].format(c=column, c2=column2)
         else:
-            name = _EN_ROLES[role].format(c=column, c2=column2)
-            if role == "per":
-                name = f"{_slug(column)}_per_{singular(_slug(column2))}"
+            name = _EN_ROLES[role].format(c=column, c2=singular(column2) if role == "per" else column2)
         return self.unique(name)
 
     def filters_pending(self) -> bool:

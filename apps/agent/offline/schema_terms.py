@@ -439,11 +439,18 @@ def alias_pattern(alias: str, *, column: bool = False) -> re.Pattern[str]:
     return re.compile(re.escape(alias))
 
 
+MIN_SINGULAR = 2
+
+
 def _column_candidates(text: str, view: ColumnView) -> list[Term]:
     found = []
     for alias, strength in view.aliases:
         for match in alias_pattern(alias, column=True).finditer(text):
             found.append(Term(view.name, "column", match.start(), match.end(), strength))
+        one = singular(alias) if _LATIN.search(alias) and " " not in alias else alias
+        if one != alias and len(one) > MIN_SINGULAR:  # "points per game" over Games: one of them, taken per
+            for match in re.finditer(rf"(?<![a-z])per\s+(?:a\s+|the\s+)?(?P<one>{re.escape(one)})(?![a-z0-9])", text):
+                found.append(Term(view.name, "column", match.start("one"), match.end("one"), strength))
     found.sort(key=lambda t: (t.start, -t.end))
     merged: list[Term] = []
     for term in found:  # "return" + "reason" next to each other name one column: 退货原因

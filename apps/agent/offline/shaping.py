@@ -197,7 +197,7 @@ def add_windows(b: MetricBuilder) -> None:
 
 
 # kinds whose rows are ordered and cut by what they compute, not by the ranking
-_OWN_ORDER = ("tied_extreme", "named_choice")
+_OWN_ORDER = ("tied_extreme", "named_choice", "group_average")
 
 
 def add_order(b: MetricBuilder) -> None:

@@ -16,12 +16,15 @@ MONTHS_EN = "january february march april may june july august september october
 _MONTH_NAME = "|".join(m + ("" if len(m) <= 4 else f"|{m[:3]}") for m in MONTHS_EN)
 _YEAR = r"((?:19|20)\d{2})"
 _Q_CN = r"第?\s*([一二三四1-4])\s*季度"
+HALF_MONTHS = 6
 _DECADE_WORDS = "twenties thirties forties fifties sixties seventies eighties nineties".split()
 _CENTURY_WORDS = {"fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19}
 _CENTURY_WORDS |= {"twentieth": 20, "twenty-first": 21, "twenty first": 21}
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("half", re.compile(_YEAR + r"\s*年?\s*的?\s*(上半年|下半年)")),
     ("half_en", re.compile(r"(?<![a-z])(h1|h2|first half|second half)\s*(?:of\s*)?" + _YEAR)),
+    # "2025年下半年比上半年": a half without its year, in the one year the question names (else the data's only one)
+    ("half_bare", re.compile(r"(?<![\d年])(上半年|下半年)")),
     ("quarter", re.compile(_YEAR + r"\s*年?\s*的?\s*(?:" + _Q_CN + r"|q([1-4]))")),
     ("quarter_en", re.compile(r"(?<![a-z0-9])q([1-4])\s*(?:of\s*)?" + _YEAR)),
     (
@@ -314,6 +317,15 @@ class _Reader:
             dt.date(year, 1 if first else 7, 1), dt.date(year if first else year + 1, 7 if first else 1, 1)
         )
 
+    def _half_bare(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        if self.single_year is None:
+            return None
+        first = m.group(1) == "上半年"
+        year = self.single_year
+        return self._range(
+            dt.date(year, 1 if first else 7, 1), dt.date(year if first else year + 1, 7 if first else 1, 1)
+        )
+
     def _half_en(self, m: re.Match[str]) -> list[dict[str, Any]]:
         year, first = int(m.group(2)), m.group(1) in ("h1", "first half")
         return self._range(
@@ -485,6 +497,8 @@ class Period:
             return f"{self.start.year}-{self.start.month:02d}"
         if self.grain == "quarter":
             return f"{self.start.year}-Q{(self.start.month - 1) // 3 + 1}"
+        if self.start.day == 1 and self.start.month in (1, 7) and self.months == HALF_MONTHS:  # 上半年, H2
+            return f"{self.start.year}-H{1 if self.start.month == 1 else 2}"
         return f"{self.start.isoformat()}~{(self.end - dt.timedelta(days=1)).isoformat()}"
 
     def filters(self, column: ColumnView) -> list[dict[str, Any]]:

@@ -408,8 +408,8 @@ def _keys_named_agree(result: _Result, where: Provenance, labels: ClauseLabels) 
         name, ends, named = _name_patterns(key)
         if name not in before and name not in after:
             continue  # the sentence never names this key: nothing to agree with
-        if ends.search(before):
-            return False  # "Week 61000": written as a Week, but it is another column's number
+        if ends.search(before) and not _ends_with_name(labels.text, where.column):
+            return False  # "Week 61000": written as a Week, but it is another column's number (not "… per week")
         value = row[result.position(key)] if result.position(key) < len(row) else None
         if not isinstance(value, int | float) or isinstance(value, bool):
             continue

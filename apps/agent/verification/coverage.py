@@ -443,7 +443,7 @@ def _grain_applied(grain: str, fact: QueryFacts) -> str | None:
 
 _FUNCS_FOR: dict[str, set[str]] = {
     "share": {"share_of_total", "ratio", "window"},
-    "average": {"avg", "ratio"},
+    "average": {"avg", "ratio", "mean_of_groups"},
     "max": {"max", "sorted_desc", "rank"},
     "min": {"min", "sorted_asc", "rank"},
     "median": {"median", "quantile"},

@@ -239,6 +239,8 @@ class _Compiler:
             return exp.Div(
                 this=dialects.as_double(of), expression=exp.Nullif(this=total, expression=exp.Literal.number(0))
             )
+        if w.func == "mean_of_groups":  # the average of the groups' values ("平均每月销售额": of the months' totals)
+            return over(exp.Avg(this=of), ordered=False)
         if w.func == "rank":
             ranking = exp.Order(expressions=[exp.Ordered(this=of, desc=w.desc, nulls_first=False)])
             return exp.Window(this=exp.Anonymous(this="RANK"), partition_by=partition or None, order=ranking)

@@ -39,7 +39,7 @@ DEFAULT_LIMIT = 1_000
 FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "contains", "is_null"]
 AggFunc = Literal["sum", "avg", "min", "max", "count", "nunique", "median", "stddev", "variance", "quantile", "corr"]
 TimeGrain = Literal["day", "week", "month", "quarter", "year"]
-WindowFunc = Literal["share_of_total", "pct_change", "diff", "cumsum", "rank"]
+WindowFunc = Literal["share_of_total", "mean_of_groups", "pct_change", "diff", "cumsum", "rank"]
 Scalar = str | int | float | bool | None
 
 # Names are always quoted identifiers in SQL, so any printable text is safe; headers keep their spelling.

@@ -52,6 +52,11 @@ def _mom_july(df: pd.DataFrame) -> Expect:
     return growth(m[pd.Period("2025-07")], m[pd.Period("2025-06")])
 
 
+def _monthly_mean_per_region(df: pd.DataFrame) -> Expect:
+    totals = df.groupby(["地区", month(df, D)])["金额"].sum()
+    return listing(totals.groupby(level=0).mean())
+
+
 def _top3_regions(df: pd.DataFrame) -> Expect:
     return listing(_by(df, "地区").nlargest(3), ordered=True)
 
@@ -183,6 +188,10 @@ ORDERS = [
         "华东地区卖得最好的产品是什么（按销售额）",
         lambda df: top(_by(df[df["地区"] == "华东"], "产品")),
     ),
+    # the average of totals: each month's (or region's) total first, then their average
+    BizCase("ZO33", "orders", "月均", "月均销售额是多少？", lambda df: figure(_by(df, month(df, D)).mean())),
+    BizCase("ZO34", "orders", "平均", "平均每个地区的销售额是多少", lambda df: figure(_by(df, "地区").mean())),
+    BizCase("ZO35", "orders", "月均", "每个地区的月均销售额", _monthly_mean_per_region),
 ]
 
 

@@ -19,6 +19,7 @@ from apps.agent.offline.kinds import (
     correlation,
     distribution,
     extreme_rows,
+    group_average,
     measure_ratio,
     named_choice,
     named_difference,
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 REGISTRY: tuple[Kind, ...] = (
     period_change.KIND,  # "2025年退货金额同比增长了多少": this period against last year's or the one before
     to_date.KIND,  # "截至6月底累计销售额": one total from the start of the year
+    group_average.KIND,  # "月均销售额", "平均每个地区的销售额": the average of the periods' (groups') totals
     named_difference.KIND,  # "how many more medals did A win than B": two named groups, one difference
     named_choice.KIND,  # "which location had more tournaments, oldsmar or los angeles": the one that has more
     spread.KIND,  # "the difference between the highest and lowest salary": max − min

@@ -79,7 +79,9 @@ def build(b: MetricBuilder) -> None:
         where = [Filter(**spec) for spec in period.filters(column)]
         metrics.append(b.add(Metric(name, func, base.column if base else None, where=where), 0))
     cur, prev = metrics[0].name, metrics[1].name
-    rate_word = {"yoy": ("同比增长率", "yoy_growth"), "mom": ("环比增长率", "period_growth")}[way]
+    rate_word = {"yoy": ("同比增长率", "year-on-year growth"), "mom": ("环比增长率", "growth on the period before")}[
+        way
+    ]
     rate = b.unique(rate_word[0] if b.zh else rate_word[1])
     change = b.unique("变化量" if b.zh else "change")
     b.plan.derived += [
