@@ -1542,3 +1542,56 @@ def test_a_share_of_a_whole_named_again_is_taken_within_it(csv_binding):
     sales = table(csv_binding, "whole.csv", ["地区", "产品", "金额"], rows)
     answer = verified(sales, "华东地区手机销售额占华东总销售额的比例").answer
     assert "75.0%" in answer and "地区 = 华东" in answer and "1,000" not in answer, answer
+
+
+def test_a_place_said_with_its_verb_over_cells_that_open_with_a_place_is_those_cells(csv_binding):
+    """ "came in 3rd place" over a column of "3rd, Central" (no column of place numbers): the rows whose cell opens
+    with that place, its verb read with it; two such columns leave the place unread and the question unanswered."""
+    rows = [[2005, "USL", "2nd, Central", "Did not qualify"], [2006, "USL", "3rd, Central", "Quarterfinals"]]
+    rows += [[2007, "USL", "1st, Central", "Final"], [2008, "USL", "3rd, East", "Did not qualify"]]
+    rows += [[2009, "USL", "5th, East", "Semifinals"], [2010, "USL", "In progress", "N/A"]]
+    binding = table(csv_binding, "club.csv", ["Year", "League", "Regular Season", "Playoffs"], rows)
+    response = verified(binding, "how many times did they finish 3rd?")
+    assert response.answer.split("\n")[0] == "count is 2.", response.answer
+    response = verified(binding, "which year did they finish first?")
+    assert "2007" in response.answer and "2006" not in response.answer, response.answer
+    response = verified(binding, "what was the last year they came in 3rd place")
+    assert "2008" in response.answer and "2006" not in response.answer, response.answer
+    rows = [[2005, "2nd, Central", "3rd, Group A"], [2006, "3rd, Central", "1st, Group B"]]
+    rows += [[2007, "1st, Central", "2nd, Group A"], [2008, "3rd, East", "4th, Group A"]]
+    both = table(csv_binding, "cups.csv", ["Year", "Regular Season", "Cup"], rows)
+    for question in ("how many times did they finish 3rd?", "which year did they come in 1st place?"):
+        response = ask(both, question)
+        said = response.answer
+        assert "2006" not in said and "2007" not in said and "count is" not in said, (question, said)
+
+
+def test_a_place_that_is_a_value_reads_its_verb_and_the_word_place_with_it(csv_binding):
+    """ "achieved 1st place" where "1st" is a Position of the data: that value, the verb and "place" read with it;
+    "this competitor" is the table's subject, as "he" or "she" is where no column names people."""
+    rows = [[1991, "European Juniors", "Athens", "10th"], [1992, "World Juniors", "Seoul", "1st"]]
+    rows += [[1996, "Olympic Games", "Atlanta", "14th (q)"], [1998, "European Championships", "Budapest", "3rd"]]
+    rows += [[2001, "Universiade", "Beijing", "3rd"]]
+    binding = table(csv_binding, "jumps.csv", ["Year", "Competition", "Venue", "Position"], rows)
+    response = verified(binding, "what competition was the only one where this competitor achieved 1st place?")
+    assert response.answer.startswith("Competition: World Juniors"), response.answer
+    response = verified(binding, "in which year did this athlete take 3rd place?")
+    assert "1998" in response.answer and "2001" in response.answer and "1992" not in response.answer
+
+
+def test_the_subject_said_as_a_noun_is_read_as_its_pronoun(csv_binding):
+    """ "the team", "this team" over one team's games are that team (no column names teams); over a table with a
+    Team or Player column, which row "the team" or "this person" is, the question does not say: not answered."""
+    rows = [[1, "2005-02-20", "Tigers", "W 5–3"], [2, "2005-02-26", "Bears", "L 2–4"]]
+    rows += [
+        [3, "2005-03-01", "Lions", "W 7–6"],
+        [4, "2005-03-04", "Hawks", "W 3–1"],
+        [5, "2005-03-10", "Elks", "L 0–2"],
+    ]
+    games = table(csv_binding, "games.csv", ["Game", "Date", "Opponent", "Score"], rows)
+    response = verified(games, "how many wins did the team have before march 4,2005?")
+    assert response.answer.split("\n")[0] == "count is 2.", response.answer
+    roster = table(csv_binding, "roster.csv", ["Team", "Player", "Goals"], [["Reds", "Ann", 3], ["Blues", "Bo", 5]])
+    for question in ("how many goals did this person score?", "how many goals did the team score?"):
+        response = ask(roster, question)
+        assert not response.tables and "8" not in response.answer, (question, response.answer)

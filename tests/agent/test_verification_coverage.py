@@ -10,8 +10,19 @@ def _anchors(question: str) -> list[tuple[str, str]]:
 
 
 def test_a_whole_date_written_in_lower_case_is_one_day_not_a_number_and_a_year():
-    for question in ["which stadium was used on 4 march 2000?", "which stadium was used on march 4, 2000?"]:
+    questions = ["which stadium was used on 4 march 2000?", "which stadium was used on march 4, 2000?"]
+    for question in [*questions, "how many wins were there before march 4,2000?"]:
         anchors = _anchors(question)
         assert ("number", "4") not in [(k, key) for k, key in anchors], (question, anchors)
         assert any(k == "period" and "2000-03-04" in key for k, key in anchors), (question, anchors)
     assert _anchors("sales may 5 rise in 2000?") == _anchors("sales may 5 rise in 2000?".replace("may", "can"))
+
+
+def test_the_last_year_opening_a_clause_is_the_latest_year_not_the_year_before_this_one():
+    """ "what was the last year they came 3rd": the latest of the rows' years, an extreme the queries must take;
+    "sales in the last year" stays the period before now."""
+    anchors = question_anchors("what was the last year they came in 3rd place", None)
+    assert ("operation", "max") in [(a.kind, a.key) for a in anchors]
+    assert ("period", "relative") not in [(a.kind, a.key) for a in anchors]
+    assert ("period", "relative") in _anchors("what were the sales in the last year?")
+    assert ("period", "relative") in _anchors("how many orders came last year they said?")

@@ -149,6 +149,7 @@ def test_lowercase_m_and_unit_look_alikes_keep_the_bare_number(draft, text):
         ("Mar. 15", "Mar. 15", "3月15日"),
         ("March 15th", "March 15th", "3月15日"),
         ("March 15, 2025", "March 15, 2025", "2025-03-15"),
+        ("March 15,2025", "March 15,2025", "2025-03-15"),
         ("15 March 2025", "15 March 2025", "2025-03-15"),
         ("in 2025.", "2025", "2025"),
         ("2025-03", "2025-03", "2025-03"),

@@ -325,7 +325,10 @@ _NOT_BEFORE = re.compile(r"(?P<not>(?<![a-z])(?:not|never|no)|n't)\s+(?:[a-z]+\s
 # column of positions or occasions names one of them (= that number), when the column holds it
 _ORDINAL_WORD = "|".join(lx.EN_ORDINALS)
 # "came in 3rd place", "finished third place": the verbs of a finishing place, read with the place itself
-_PLACE_VERBS = r"finish(?:ed|es|ing)?|came|come|comes|coming|placed|placing|ended|ending|ranked"
+_PLACE_VERBS = (
+    r"finish(?:ed|es|ing)?|came|come|comes|coming|placed|placing|ended|ending|ranked|"
+    r"achieved|took|take|takes|taking|earned|secured"
+)
 PLACE_VERB = re.compile(rf"(?<![a-z])(?:{_PLACE_VERBS})(?![a-z])")
 # "finish first", "came in 2nd", "placed third place": a place said with its verb (not "first came", not "last")
 _PLACE_SAID = re.compile(
@@ -419,6 +422,67 @@ def _places_said(text: str, taken: bytearray, view: ColumnView) -> list[Threshol
                 if n is not None and view.lo <= n <= view.hi:
                     mine.append(Threshold(view.name, "=", n, str(n), start, end))
     return mine
+
+
+# a cell that opens with a place: "3rd", "3rd, Atlantic", "14th (q)"
+_PLACE_CELL = re.compile(r"\s*(?P<n>\d+)(?:st|nd|rd|th)(?![a-z0-9])", re.IGNORECASE)
+_MOSTLY_PLACES = 0.75
+
+
+def _place_cells(schema: Schema) -> tuple[ColumnView, list[str]] | None:
+    """The table's one column of text whose cells open with a finishing place ("3rd, Atlantic", "14th (q)"), every
+    value known, with its values; None when the table has a column of place numbers, or no such column, or two."""
+    if any(v.finishing for v in schema.views):
+        return None
+    columns = []
+    for view in schema.views:
+        texts = [str(v).strip() for v in view.values if str(v).strip()]
+        if view.kind != "text" or not view.complete or len(texts) < 3:
+            continue
+        if sum(1 for v in texts if _PLACE_CELL.match(v)) >= _MOSTLY_PLACES * len(texts):
+            columns.append((view, texts))
+    return columns[0] if len(columns) == 1 else None
+
+
+def _places_in_text(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
+    """ "the last year they came in 3rd place" over a column of "3rd, Atlantic": the rows whose cell opens with that
+    place, as the list of those values (every value known); said with its verb, as `_top_places` reads it."""
+    found: list[Threshold] = []
+    if PLACE_VERB.search(text) is None:
+        return found
+    column = _place_cells(schema)
+    if column is None:
+        return found
+    view, texts = column
+    for m in _PLACE_SAID.finditer(text):
+        n = _position_number(m.group("n") or m.group("h") or m.group("b"))
+        start, end = m.span("b") if m.group("b") else m.span()
+        if n is None or not _free(taken, start, end) or _BOUND_AFTER.match(text, m.end()):
+            continue
+        cells = [(v, c.group(0).strip()) for v in texts if (c := _PLACE_CELL.match(v)) and int(c.group("n")) == n]
+        if cells:
+            mark = min((said for _v, said in cells), key=len)  # "3rd" of "3rd, Atlantic"
+            found.append(Threshold(view.name, "in", sorted(v for v, _said in cells), f"“{mark}”", start, end))
+            _claim(taken, start, end)
+    return found
+
+
+_VERB_OF_PLACE = re.compile(rf"(?<![a-z])(?:{_PLACE_VERBS})\s+(?:in\s+)?(?:the\s+)?$")
+_PLACE_NOUN = re.compile(r"\s+(?:place|position|spot)(?![a-z])")
+
+
+def _place_values(text: str, terms: list[Term], taken: bytearray) -> None:
+    """ "achieved 1st place" where "1st" is a value of the data (a Position of "1st", "14th (q)"): the value is the
+    condition; its verb and the word "place" around it are read with it."""
+    for t in terms:
+        if t.kind != "value" or _PLACE_CELL.fullmatch(text[t.start : t.end]) is None:
+            continue
+        verb = _VERB_OF_PLACE.search(text, 0, t.start)
+        noun = _PLACE_NOUN.match(text, t.end)
+        if verb is not None and _free(taken, verb.start(), verb.end()):
+            _claim(taken, verb.start(), verb.end())
+        if noun is not None and _free(taken, noun.start(), noun.end()):
+            _claim(taken, noun.start(), noun.end())
 
 
 # "did china obtain 5 silver medals", "the group with only 6 caucusing members": a count written right before a
@@ -951,6 +1015,8 @@ def _results(text: str, taken: bytearray, schema: Schema, terms: list[Term]) -> 
 def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken: bytearray) -> Cues:
     cues = Cues()
     places = _top_places(text, taken, schema)  # "to place in the top 50": a place, not a top 50
+    places += _places_in_text(text, taken, schema)  # "came in 3rd" over cells "3rd, Atlantic"
+    _place_values(text, terms, taken)
     _top(text, taken, cues)
     _nth(text, taken, cues)
     cues.row_counts = _row_counts(text, question, taken, schema, terms)

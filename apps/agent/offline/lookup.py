@@ -318,8 +318,12 @@ _NAME_ASKED = re.compile(
 # "what was her first role", "how far did they make it": a pronoun for the one the table is about. Where a
 # column's header names people (Player, Winner), "he" could be any of its rows; "they" also any of its sides
 # (Team, Nation), while a Team(s) column beside one driver's seasons leaves "his" his.
+# The subject said as a noun reads the same way: "this person", "this competitor" as "he"; "this team", "the team"
+# as "they", though only a column of sides (Team, Nation) could name which team (a Player column does not).
 _PRONOUN = re.compile(
-    r"(?<![a-z'])(?:(?P<person>he|she|him|her|his|hers|himself|herself)|they|them|themselves)(?![a-z'])"
+    r"(?<![a-z'])(?:(?P<person>he|she|him|her|his|hers|himself|herself"
+    r"|this\s+(?:person|competitor|athlete|contestant|player|individual|artist|singer|actor|actress|driver|rider))"
+    r"|(?P<side>(?:this|the)\s+(?:team|club|squad|side))|they|them|themselves)(?![a-z'])"
 )
 _SIDE_HEADER = re.compile(
     r"(?<![a-z])(?:team|club|nation|country|countries|squad|noc|party|parties|school|college|university)s?(?![a-z])",
@@ -347,6 +351,10 @@ _SETTING = re.compile(
 )
 
 
+# "what competition was the only one where …": "one" is the thing asked for again, no count
+_THE_ONLY_ONE = re.compile(r"(?<![a-z])the\s+only\s+(?P<one>one)\s+(?=(?:where|that|which|who|when|to|in)\s)")
+
+
 def linking_words(text: str, schema: Schema, terms: list[Term], head: Term | None) -> list[tuple[int, int]]:
     """Spans of an English question that only link what is asked to the rows named, adding no condition:
     "name" asked for ("the name of the stadium", "name a senator"); a verb done by the column of a value or of
@@ -354,6 +362,7 @@ def linking_words(text: str, schema: Schema, terms: list[Term], head: Term | Non
     Director); the table's own setting said at the end ("… in the competition"). Pronouns are read apart
     (`subject_pronouns`)."""
     spans = [(m.start(), m.end()) for m in _NAME_ASKED.finditer(text)]
+    spans += [m.span("one") for m in _THE_ONLY_ONE.finditer(text)]
     setting = _SETTING.search(text)
     if setting is not None and not any(t.start < setting.end() and setting.start() < t.end for t in terms):
         noun = setting.group("noun")  # "in the championship" over a Division of "… League Championship" is a value
@@ -377,8 +386,9 @@ def subject_pronouns(text: str, schema: Schema, terms: list[Term]) -> tuple[list
         return [], []
     views = [v.name for v in schema.views if v.category in ("id", "dimension")]
     people = any(_PERSON_HEADER.search(name) or _ROLE_HEADER.search(name) for name in views)
-    sides = people or any(_SIDE_HEADER.search(name) for name in views)
-    unread = [m.group(0) for m in found if (people if m.group("person") else sides)]
+    named_sides = any(_SIDE_HEADER.search(name) for name in views)
+    sides = people or named_sides
+    unread = [m.group(0) for m in found if (people if m.group("person") else named_sides if m.group("side") else sides)]
     if unread:
         return [], list(dict.fromkeys(unread))
     return [(m.start(), m.end()) for m in found], []

@@ -137,11 +137,11 @@ _CENTURY = re.compile(
 
 
 _MONTH_NAMES = "january|february|march|april|may|june|july|august|september|october|november|december"
-# "on 4 march 2000", "march 4, 2000": a month's name written in lower case between a day and a year is a date as
-# much as "4 March 2000" (alone, "march" or "may" is as likely a verb, so only the whole date is read)
+# "on 4 march 2000", "march 4, 2000", "march 4,2000": a month's name written in lower case between a day and a
+# year is a date as much as "4 March 2000" (alone, "march" or "may" is as likely a verb, so only the whole date is read)
 _LOWER_CASE_DATE = re.compile(
     rf"(?<![\w.])\d{{1,2}}(?:st|nd|rd|th)?\s+(?P<m>{_MONTH_NAMES}),?\s+(?:19|20)\d{{2}}(?!\d)"
-    rf"|(?<![\w])(?P<n>{_MONTH_NAMES})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{{2}}(?!\d)"
+    rf"|(?<![\w])(?P<n>{_MONTH_NAMES})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+|,)(?:19|20)\d{{2}}(?!\d)"
 )
 
 
@@ -152,6 +152,18 @@ def _dates_capitalised(question: str) -> str:
         start, end = m.span(group)
         question = question[:start] + question[start:end].capitalize() + question[end:]
     return question
+
+
+# "what was the last year they came 3rd", "the last year the show aired": "the last year" opening a clause of its
+# own is the latest year the rows have, an extreme of theirs (not the year before this one, as "in the last year")
+_LAST_OF_A_CLAUSE = re.compile(r"\s+(?:they|he|she|it|we|the|this|that|a|an)\s+\w", re.IGNORECASE)
+
+
+def _relative(question: str, m: re.Match[str]) -> Anchor:
+    last = m.group(0).lower().startswith("last") and question[: m.start()].lower().endswith("the ")
+    if last and _LAST_OF_A_CLAUSE.match(question, m.end()):
+        return Anchor(m.group(0), "operation", "max")  # "the last year they won": the latest one
+    return Anchor(m.group(0), "period", "relative")
 
 
 def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
@@ -165,7 +177,7 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
             tokens = set(season_years(mention.text) or ()) or tokens  # "2005/06" names a season, not June 2005
             if tokens:
                 anchors.append(Anchor(mention.text, "period", "|".join(sorted(tokens))))
-    anchors += [Anchor(m.group(0), "period", "relative") for m in _RELATIVE.finditer(question)]
+    anchors += [_relative(question, m) for m in _RELATIVE.finditer(question)]
     for match in _TOP_N.finditer(question):
         n = _number_of(match["n"] or match["m"])
         if n:

@@ -181,6 +181,8 @@ _DATE_PATTERNS = [
     r"(?<![A-Za-z])Q[1-4]",
     r"第?[一二三四1-4]季度",
     rf"{_EN_MONTH}\s?{_EN_DAY},?\s?{_YEAR}",
+    # "March 4,2005": a comma between day and year with no space (four digits after a comma group no thousands)
+    rf"{_EN_MONTH}\s?(?<![\d.,])(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?,{_YEAR}",
     rf"{_EN_DAY}\s+{_EN_MONTH},?\s?{_YEAR}",
     rf"{_EN_MONTH}(?:,\s?|[\s-]){_YEAR}",
     rf"{_EN_MONTH}\s?{_EN_DAY}",
