@@ -533,10 +533,11 @@ def unmatched_partner(a: Analyzer) -> str | None:
     return None
 
 
-# "points per zorble", "sales by widget", "每个部门的": what the figure is divided or broken down by
-_PER_BEFORE = re.compile(
-    r"(?<![a-z])(?:per|by|for each|for every|each|every)\s+(?:the\s+|a\s+)?$|(?:每个?|按照?|各)\s*$"
-)
+# "points per zorble", "sales by widget", "每个部门的": what the figure is divided or broken down by ("by" only
+# before one word that ends the phrase: "singles by del the funky homosapien" names who made them)
+_PER_BEFORE = re.compile(r"(?<![a-z])(?:per|for each|for every|each|every)\s+(?:the\s+|a\s+)?$|(?:每个?|按照?|各)\s*$")
+_BY_BEFORE = re.compile(r"(?<![a-z])by\s+(?:the\s+)?$")
+_PHRASE_ENDS = re.compile(r"\s*(?:[?.!,;]|$|(?:in|for|and|during|from|over|with|since|before|after)(?![a-z]))")
 
 
 def unmatched_per(a: Analyzer) -> str | None:
@@ -544,6 +545,8 @@ def unmatched_per(a: Analyzer) -> str | None:
     value matches; the total over every row would answer another question. The phrase, or None."""
     for start, end in leftover_spans(a.text, a.taken):
         said = _PER_BEFORE.search(a.text, max(0, start - 12), start)
+        if said is None and _PHRASE_ENDS.match(a.text, end):
+            said = _BY_BEFORE.search(a.text, max(0, start - 8), start)
         if said is not None:
             return a.question[said.start() : end]
     return None
