@@ -11,6 +11,7 @@ from typing import Any
 
 from apps.agent.offline.lexicon import CN_NUMERALS, GRAIN_WORDS, TREND_WORDS
 from apps.agent.offline.schema_terms import ColumnView, alias_pattern
+from apps.datasets.query.resolve import CENTURY, century_start
 
 MONTHS_EN = "january february march april may june july august september october november december".split()
 _MONTH_NAME = "|".join(m + ("" if len(m) <= 4 else f"|{m[:3]}") for m in MONTHS_EN)
@@ -18,8 +19,6 @@ _YEAR = r"((?:19|20)\d{2})"
 _Q_CN = r"第?\s*([一二三四1-4])\s*季度"
 HALF_MONTHS = 6
 _DECADE_WORDS = "twenties thirties forties fifties sixties seventies eighties nineties".split()
-_CENTURY_WORDS = {"fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19}
-_CENTURY_WORDS |= {"twentieth": 20, "twenty-first": 21, "twenty first": 21}
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("half", re.compile(_YEAR + r"\s*年?\s*的?\s*(上半年|下半年)")),
     ("half_en", re.compile(r"(?<![a-z])(h1|h2|first half|second half)\s*(?:of\s*)?" + _YEAR)),
@@ -81,11 +80,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "century",  # "the 20th century", "the nineteenth century", "20世纪": its hundred years, 1900 to 1999 as said
-        re.compile(
-            r"(?<![\w.])(?:(?P<n>1[5-9]|2[01])(?:st|nd|rd|th)|(?P<w>"
-            + "|".join(_CENTURY_WORDS)
-            + r"))[\s-]+century(?![a-z])|(?<![\d.])(?P<z>1[5-9]|2[01])\s*世纪"
-        ),
+        CENTURY,
     ),
     (
         "year",
@@ -213,8 +208,7 @@ class _Reader:
         return self._years(first, first + 9)
 
     def _century(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
-        number = int(m.group("n") or m.group("z") or 0) or _CENTURY_WORDS[m.group("w").replace("-", " ")]
-        first = (number - 1) * 100
+        first = century_start(m)
         return self._years(first, first + 99)
 
     def bound(self, op: str, year: int) -> dict[str, Any]:

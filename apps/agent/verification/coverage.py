@@ -20,7 +20,14 @@ from apps.agent.verification.numbers import UNITS, canonical_date, find_mentions
 from apps.agent.verification.queries import QueryFacts
 from apps.agent.verification.verdict import Coverage
 from apps.agent.verification.vocabulary import LabelFinder, Vocabulary, norm
-from apps.datasets.query.resolve import LEAVES_OUT, PERCENT_NAME, adds_up_what_follows, season_years
+from apps.datasets.query.resolve import (
+    CENTURY,
+    LEAVES_OUT,
+    PERCENT_NAME,
+    adds_up_what_follows,
+    century_start,
+    season_years,
+)
 
 AnchorKind = Literal["number", "period", "value", "column", "top_n", "grain", "operation"]
 
@@ -127,13 +134,6 @@ def _named_with_digits(question: str, vocab: Vocabulary | None) -> str:
 
 
 _DIGIT = re.compile(r"\d")
-_CENTURY_WORDS = {"fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19}
-_CENTURY_WORDS |= {"twentieth": 20, "twenty first": 21}
-_CENTURY = re.compile(
-    r"(?<![\w.])(?:(?P<n>1[5-9]|2[01])(?:st|nd|rd|th)|(?P<w>fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|"
-    r"twentieth|twenty[- ]first))[\s-]+century(?![a-z])|(?<![\d.])(?P<z>1[5-9]|2[01])\s*世纪",
-    re.IGNORECASE,
-)
 
 
 _MONTH_NAMES = "january|february|march|april|may|june|july|august|september|october|november|december"
@@ -189,9 +189,8 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
             anchors.append(Anchor(match.group(0).strip(), "number", repr(n)))
             if durations.seconds(match["num"]) is not None:
                 timed.append(match.span("num"))
-    for match in _CENTURY.finditer(question):  # "the 20th century": the years from 1900, not the number 20
-        number = int(match["n"] or match["z"] or 0) or _CENTURY_WORDS[match["w"].casefold().replace("-", " ")]
-        anchors.append(Anchor(match.group(0), "period", str((number - 1) * 100)))
+    for match in CENTURY.finditer(question):  # "the 20th century": the years from 1900, not the number 20
+        anchors.append(Anchor(match.group(0), "period", str(century_start(match))))
         timed.append(match.span())
     ranked = {float(a.key) for a in anchors if a.kind == "top_n"}
     anchors += [

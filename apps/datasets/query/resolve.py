@@ -198,3 +198,19 @@ def season_years(value: Any) -> tuple[str, str] | None:
     first, second = found.group(1), found.group(2)
     full = second if len(second) == 4 else first[:2] + second
     return (first, full) if int(full) == int(first) + 1 else None
+
+
+_CENTURY_WORDS = {"fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19}
+_CENTURY_WORDS |= {"twentieth": 20, "twenty first": 21}
+# "the 20th century", "the nineteenth century", "20世纪": a hundred years, named by their number
+CENTURY = re.compile(
+    r"(?<![\w.])(?:(?P<n>1[5-9]|2[01])(?:st|nd|rd|th)|(?P<w>fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|"
+    r"twentieth|twenty[- ]first))[\s-]+century(?![a-z])|(?<![\d.])(?P<z>1[5-9]|2[01])\s*世纪",
+    re.IGNORECASE,
+)
+
+
+def century_start(match: re.Match[str]) -> int:
+    """The first year of a century CENTURY found, as people count them: the 20th century from 1900."""
+    number = int(match["n"] or match["z"] or 0) or _CENTURY_WORDS[match["w"].casefold().replace("-", " ")]
+    return (number - 1) * 100
