@@ -546,15 +546,3 @@ def total_cells(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     ]
     _rewrite(con, outputs)
     return {n: sorted(labels) for n, labels in zip(chosen, written, strict=True)}
-
-
-def type_columns(con: duckdb.DuckDBPyConnection, report: IngestReport, sources: tuple[str, ...]) -> None:
-    """Marks in place of values made blank (blank_marks), types for the loaded columns (infer_types), then
-    numbers written with a unit (name_units); the report names each converted column as the table now does."""
-    marks = total_cells(con) if "VARCHAR" in sources else {}
-    marks |= blank_marks(con) if "VARCHAR" in sources else {}
-    report.converted = infer_types(con, sources=sources)
-    renamed = name_units(con)
-    report.columns = [renamed[n][0] if n in renamed else n for n in report.columns]
-    report.converted.update(dict(renamed.values()))
-    report.blank_marks = {renamed[n][0] if n in renamed else n: found for n, found in marks.items()}
