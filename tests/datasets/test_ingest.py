@@ -191,6 +191,15 @@ def test_one_quantity_in_two_units_becomes_two_columns_named_by_their_units(tmp_
     assert types == {"Name": "VARCHAR", "Score": "VARCHAR", "Size": "VARCHAR"}, "no units, or units that vary"
 
 
+def test_chinese_amounts_scaled_by_wan_or_yi_and_units_with_a_power(tmp_path):
+    text = '门店,销售额,目标,客单价,面积\n甲,1.2万,3亿,¥1200元,3755 km2\n乙,8000,1.5亿,"￥1,250元",120 km2\n'
+    report, types, rows = ingest(write(tmp_path, "w.csv", text))
+    assert report.columns == ["门店", "销售额", "目标", "客单价 (元)", "面积 (km2)"]
+    assert rows == [("甲", 12000.0, 300000000.0, 1200, 3755), ("乙", 8000.0, 150000000.0, 1250, 120)]
+    _report, types, _rows = ingest(write(tmp_path, "x.csv", "a,b,c\n1,12A,3月5日\n2,12B,4月1日\n"))
+    assert types["b"] == "VARCHAR" and types["c"] == "VARCHAR", "seats are no amounts, a day without a year no date"
+
+
 def test_numbers_with_thousands_separators_are_numbers(tmp_path):
     text = '城市,人口,密度,编号\n甲,"1,204,331","1,204.5","1,2"\n乙,987,35,"3,4"\n丙,"-12,000",0.5,"5,6"\n'
     _report, types, rows = ingest(write(tmp_path, "n.csv", text))
