@@ -341,7 +341,8 @@ _UNIT_OF = (
 _ONE_UNIT = rf"REGEXP_REPLACE({_UNIT_OF}, '^([A-Za-z]{{2,}})s$', '\1')"  # case kept: Mb is no MB
 _NOT_UNITS = r"(?i)(bc|bce|ad|ce|b[.]c[.]|a[.]d[.]|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*[.]?)"
 _FITS_UNIT = (
-    f"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '{_WITH_UNIT}')) AND COUNT(DISTINCT {_ONE_UNIT}) = 1"
+    # one unit (MIN = MAX: no hash of every value per column, as COUNT(DISTINCT) would build)
+    f"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '{_WITH_UNIT}')) AND MIN({_ONE_UNIT}) = MAX({_ONE_UNIT})"
     f" AND BOOL_OR({_UNIT_OF} <> '' OR REGEXP_MATCHES(__c__, '[万亿]'))"  # plain amounts only beside a scale
     " AND NOT BOOL_OR(REGEXP_MATCHES(TRIM(__c__), '^[$€£¥￥]? ?0[0-9]'))"  # 007A, 02134 MA: codes, kept as written
     f" AND NOT BOOL_OR(REGEXP_FULL_MATCH({_UNIT_OF}, '{_NOT_UNITS}'))"
@@ -369,6 +370,9 @@ UNIT_RULES: tuple[tuple[str, str, str], ...] = (
     ("DOUBLE", _FITS_UNIT, f"CAST(CAST({_AMOUNT_OF} AS DECIMAL(38, 10)) * {_SCALE} AS DOUBLE)"),
 )
 MAX_UNIT_LENGTH = 12
+# Every value each of UNIT_RULES accepts starts with an amount (or a currency and an amount): a column of the first
+# rows where one does not is ruled out by this cheap test alone, before the costly ones run.
+_MAY_HAVE_UNIT = r"BOOL_AND(REGEXP_MATCHES(TRIM(__c__), '^[$€£¥￥]? ?[+-]?[0-9]'))"
 
 
 def name_units(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
@@ -379,8 +383,9 @@ def name_units(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
     texts = [row[0] for row in described if _family(row[1]) == "VARCHAR"]
     if not texts:
         return {}
-    candidates = [(name, rule) for name in texts for rule in UNIT_RULES]
     sample = exp.select(exp.Star()).from_(_DATA.copy()).limit(2000).subquery("sample")
+    screened = _verdicts(con, [_rule_sql(_MAY_HAVE_UNIT, name) for name in texts], sample)
+    candidates = [(name, rule) for name, ok in zip(texts, screened, strict=True) if ok for rule in UNIT_RULES]
     for source in (sample, _DATA):  # the first rows rule most columns out; one full scan confirms the rest
         if not candidates:
             return {}
