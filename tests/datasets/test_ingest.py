@@ -158,6 +158,48 @@ def test_times_and_places_beside_dsq_or_a_dash_are_typed_and_a_cell_of_two_numbe
     assert types["Goals"] == "VARCHAR", "among plain numbers a dash may mean 0: kept as written"
 
 
+def test_a_place_with_a_note_is_the_place_and_the_note_moves_to_a_column_beside(tmp_path):
+    text = "Year,Position,Event\n1996,8th,200 m\n1996,11th (sf),relay\n1997,4th (tie),100 m\n1998,DNF,200 m\n"
+    report, types, rows = ingest(write(tmp_path, "p.csv", text))
+    assert report.columns == ["Year", "Position", "Position (note)", "Event"]
+    assert types["Position"] == "BIGINT" and types["Position (note)"] == "VARCHAR"
+    assert [r[1:3] for r in rows] == [(8, None), (11, "sf"), (4, "tie"), (None, None)]
+    assert report.blank_marks == {"Position": ["DNF"]}
+    _report, types, rows = ingest(write(tmp_path, "q.csv", "a,Place\n1,3rd (tie)\n2,Test driver\n3,1st\n"))
+    assert types["Place"] == "VARCHAR" and rows[1][1] == "Test driver", "text beside places keeps the column"
+
+
+def test_one_quantity_in_two_units_becomes_two_columns_named_by_their_units(tmp_path):
+    text = (
+        "Peak,Elevation,Isolation,Weight\n"
+        'A,"14,505 ft\n4421 m","1,646 mi\n2,649 km",730g (23.5 oz.)\n'
+        'B,"1,677 ft\n511 m","5.4 mi\n8.7 km",690g (22 oz.)\n'
+        "C,,,\n"
+    )
+    report, types, rows = ingest(write(tmp_path, "u.csv", text))
+    assert report.columns == [
+        "Peak", "Elevation (ft)", "Elevation (m)", "Isolation (mi)", "Isolation (km)", "Weight (g)", "Weight (oz)"
+    ]  # fmt: skip
+    assert types["Elevation (ft)"] == "BIGINT" and types["Isolation (km)"] == "DOUBLE"
+    assert rows == [
+        ("A", 14505, 4421, 1646.0, 2649.0, 730, 23.5),
+        ("B", 1677, 511, 5.4, 8.7, 690, 22.0),
+        ("C", None, None, None, None, None, None),
+    ]
+    two = 'Name,Score,Size\nA,"3\n4",1 m (3 ft)\nB,"5\n6",2 m (7 in)\n'
+    _report, types, _rows = ingest(write(tmp_path, "v.csv", two))
+    assert types == {"Name": "VARCHAR", "Score": "VARCHAR", "Size": "VARCHAR"}, "no units, or units that vary"
+
+
+def test_chinese_amounts_scaled_by_wan_or_yi_and_units_with_a_power(tmp_path):
+    text = '门店,销售额,目标,客单价,面积\n甲,1.2万,3亿,¥1200元,3755 km2\n乙,8000,1.5亿,"￥1,250元",120 km2\n'
+    report, types, rows = ingest(write(tmp_path, "w.csv", text))
+    assert report.columns == ["门店", "销售额", "目标", "客单价 (元)", "面积 (km2)"]
+    assert rows == [("甲", 12000.0, 300000000.0, 1200, 3755), ("乙", 8000.0, 150000000.0, 1250, 120)]
+    _report, types, _rows = ingest(write(tmp_path, "x.csv", "a,b,c\n1,12A,3月5日\n2,12B,4月1日\n"))
+    assert types["b"] == "VARCHAR" and types["c"] == "VARCHAR", "seats are no amounts, a day without a year no date"
+
+
 def test_numbers_with_thousands_separators_are_numbers(tmp_path):
     text = '城市,人口,密度,编号\n甲,"1,204,331","1,204.5","1,2"\n乙,987,35,"3,4"\n丙,"-12,000",0.5,"5,6"\n'
     _report, types, rows = ingest(write(tmp_path, "n.csv", text))

@@ -322,18 +322,33 @@ def infer_types(
 # comma ("1,96 m") is no thousands separator: such a column stays text. Years of an era (328 BC) and days of a
 # month (12 Jan) are not amounts. Ordinals ("1st", "12th") become their position.
 _AMOUNT = r"[+-]?([0-9]{1,3}(,[0-9]{3}){1,4}|[0-9]{1,15})([.][0-9]+)?"
-# a one-letter unit only after a space ("5 L", "3 m"): "12A" is a seat or a code
-_WITH_UNIT = rf"([$€£¥] ?{_AMOUNT}|{_AMOUNT} ?(%|‰|[A-Za-z]{{2,12}}[.]?|元|件|个|人|次|天)|{_AMOUNT} [A-Za-z][.]?)"
-_UNIT_OF = r"TRIM(REGEXP_REPLACE(TRIM(__c__), '[+-]?[0-9][0-9,]*([.][0-9]+)?', ''))"
+# 万 (ten thousand) and 亿 (a hundred million) scale the amount before them, as Chinese files write large numbers
+# ("1.2万", "3亿元"); beside them a plain amount needs no unit
+_SCALED = rf"{_AMOUNT}( ?[万亿])?"
+_CURRENCY = "[$€£¥￥]"
+# a one-letter unit only after a space ("5 L", "3 m") or with its power ("3755 km2", "12 m²"): "12A" is a seat or a
+# code
+_WITH_UNIT = (
+    rf"({_CURRENCY} ?{_SCALED}( ?元)?|{_SCALED} ?(%|‰|[A-Za-z]{{1,4}}[23²³]|[A-Za-z]{{2,12}}[.]?|元|件|个|人|次|天)"
+    rf"|{_SCALED} [A-Za-z][.]?|{_SCALED})"
+)
+# what follows the amount (and its scale), or the currency before it; "¥1,200元" says yuan once
+_UNIT_OF = (
+    r"REGEXP_REPLACE(TRIM(REGEXP_REPLACE(TRIM(__c__), "
+    r"'^([$€£¥￥]?) ?[+-]?[0-9][0-9,]*([.][0-9]+)? ?[万亿]?', '\1')), '^[¥￥] ?元$', '元')"
+)
 # "1 year" and "6 years" are one unit: a plural s after two letters or more is dropped before units are compared
 _ONE_UNIT = rf"REGEXP_REPLACE({_UNIT_OF}, '^([A-Za-z]{{2,}})s$', '\1')"  # case kept: Mb is no MB
 _NOT_UNITS = r"(?i)(bc|bce|ad|ce|b[.]c[.]|a[.]d[.]|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*[.]?)"
 _FITS_UNIT = (
-    f"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '{_WITH_UNIT}')) AND COUNT(DISTINCT {_ONE_UNIT}) = 1"
-    " AND NOT BOOL_OR(REGEXP_MATCHES(TRIM(__c__), '^[$€£¥]? ?0[0-9]'))"  # 007A, 02134 MA: codes, kept as written
+    # one unit (MIN = MAX: no hash of every value per column, as COUNT(DISTINCT) would build)
+    f"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '{_WITH_UNIT}')) AND MIN({_ONE_UNIT}) = MAX({_ONE_UNIT})"
+    f" AND BOOL_OR({_UNIT_OF} <> '' OR REGEXP_MATCHES(__c__, '[万亿]'))"  # plain amounts only beside a scale
+    " AND NOT BOOL_OR(REGEXP_MATCHES(TRIM(__c__), '^[$€£¥￥]? ?0[0-9]'))"  # 007A, 02134 MA: codes, kept as written
     f" AND NOT BOOL_OR(REGEXP_FULL_MATCH({_UNIT_OF}, '{_NOT_UNITS}'))"
 )
 _AMOUNT_OF = r"REPLACE(REGEXP_EXTRACT(TRIM(__c__), '[+-]?[0-9][0-9,]*([.][0-9]+)?'), ',', '')"
+_SCALE = "CASE WHEN CONTAINS(__c__, '亿') THEN 100000000 WHEN CONTAINS(__c__, '万') THEN 10000 ELSE 1 END"
 _ORDINAL = r"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '[0-9]{1,6} ?(st|nd|rd|th)'))"
 # Times a race or a call took, written with a fraction of a second as results tables do ("1:54.32", "1:01:45.5",
 # "59.10" among them): seconds, named "(s)". Without the fraction, "13:30" may be a time of day: it stays text.
@@ -351,10 +366,13 @@ SECONDS_UNIT = "s"
 UNIT_RULES: tuple[tuple[str, str, str], ...] = (
     ("BIGINT", _ORDINAL, r"CAST(REGEXP_EXTRACT(TRIM(__c__), '[0-9]+') AS BIGINT)"),
     ("DOUBLE", _DURATION, _SECONDS),
-    ("BIGINT", f"{_FITS_UNIT} AND NOT BOOL_OR(CONTAINS(TRIM(__c__), '.'))", f"CAST({_AMOUNT_OF} AS BIGINT)"),
-    ("DOUBLE", _FITS_UNIT, f"CAST({_AMOUNT_OF} AS DOUBLE)"),
+    ("BIGINT", f"{_FITS_UNIT} AND NOT BOOL_OR(CONTAINS(TRIM(__c__), '.'))", f"CAST({_AMOUNT_OF} AS BIGINT) * {_SCALE}"),
+    ("DOUBLE", _FITS_UNIT, f"CAST(CAST({_AMOUNT_OF} AS DECIMAL(38, 10)) * {_SCALE} AS DOUBLE)"),
 )
 MAX_UNIT_LENGTH = 12
+# Every value each of UNIT_RULES accepts starts with an amount (or a currency and an amount): a column of the first
+# rows where one does not is ruled out by this cheap test alone, before the costly ones run.
+_MAY_HAVE_UNIT = r"BOOL_AND(REGEXP_MATCHES(TRIM(__c__), '^[$€£¥￥]? ?[+-]?[0-9]'))"
 
 
 def name_units(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
@@ -365,8 +383,9 @@ def name_units(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
     texts = [row[0] for row in described if _family(row[1]) == "VARCHAR"]
     if not texts:
         return {}
-    candidates = [(name, rule) for name in texts for rule in UNIT_RULES]
     sample = exp.select(exp.Star()).from_(_DATA.copy()).limit(2000).subquery("sample")
+    screened = _verdicts(con, [_rule_sql(_MAY_HAVE_UNIT, name) for name in texts], sample)
+    candidates = [(name, rule) for name, ok in zip(texts, screened, strict=True) if ok for rule in UNIT_RULES]
     for source in (sample, _DATA):  # the first rows rule most columns out; one full scan confirms the rest
         if not candidates:
             return {}
@@ -546,15 +565,3 @@ def total_cells(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     ]
     _rewrite(con, outputs)
     return {n: sorted(labels) for n, labels in zip(chosen, written, strict=True)}
-
-
-def type_columns(con: duckdb.DuckDBPyConnection, report: IngestReport, sources: tuple[str, ...]) -> None:
-    """Marks in place of values made blank (blank_marks), types for the loaded columns (infer_types), then
-    numbers written with a unit (name_units); the report names each converted column as the table now does."""
-    marks = total_cells(con) if "VARCHAR" in sources else {}
-    marks |= blank_marks(con) if "VARCHAR" in sources else {}
-    report.converted = infer_types(con, sources=sources)
-    renamed = name_units(con)
-    report.columns = [renamed[n][0] if n in renamed else n for n in report.columns]
-    report.converted.update(dict(renamed.values()))
-    report.blank_marks = {renamed[n][0] if n in renamed else n: found for n, found in marks.items()}

@@ -26,8 +26,8 @@ from apps.datasets.ingest.columns import (
     check_header,
     check_width,
     drop_blank_columns,
-    type_columns,
 )
+from apps.datasets.ingest.typed import type_columns
 from apps.datasets.message_parts import human_size, quoted_list
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"

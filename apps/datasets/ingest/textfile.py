@@ -28,8 +28,8 @@ from apps.datasets.ingest.columns import (
     check_header,
     check_width,
     drop_blank_columns,
-    type_columns,
 )
+from apps.datasets.ingest.typed import type_columns
 from apps.datasets.message_parts import human_size
 
 log = logging.getLogger(__name__)
