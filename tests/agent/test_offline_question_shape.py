@@ -1352,6 +1352,36 @@ def test_stock_states_are_conditions_and_a_stock_value_no_column_holds_is_refuse
         assert not response.tables and "34" not in response.answer, (question, response.answer)
 
 
+def test_the_highest_figure_per_something_ranks_by_that_ratio(csv_binding):
+    rows = [["Smith", "Hawks", 10, 250], ["Jones", "Hawks", 20, 300], ["Lee", "Owls", 5, 140], ["Kim", "Owls", 9, 200]]
+    players = table(csv_binding, "ppg.csv", ["Player", "Team", "Games", "Points"], rows)
+    answer = verified(players, "which player has the highest points per game?").answer
+    assert "Lee" in answer.split("\n")[0] and "Jones" not in answer, answer  # 28 a game; Jones has most points
+    answer = verified(players, "which team has the lowest points per game?").answer
+    assert "Hawks" in answer.split("\n")[0], answer  # 550 / 30 against 340 / 14
+
+
+def test_periods_an_average_or_a_half_needs_are_read_or_asked_about(csv_binding):
+    rows = [["2025-01", "北京店", 12000], ["2025-01", "上海店", 13000], ["2025-02", "北京店", 9800]]
+    rows += [["2025-03", "上海店", 18000], ["合计", "", 52800]]
+    months = table(csv_binding, "months.csv", ["月份", "门店", "销售额"], rows)
+    first = verified(months, "北京店的月均销售额").answer.split("\n")[0]
+    assert "10,900" in first, first  # (12,000 + 9,800) / 2 months, never with the 合计 row
+    written = [["Jan 2025", "A", 12000], ["Feb 2025", "A", 9800], ["Mar 2025", "B", 18000]]
+    texts = table(csv_binding, "textmonths.csv", ["Month", "Store", "Revenue"], written)
+    asked = ask(texts, "average monthly revenue")
+    assert asked.clarification is not None and not asked.tables, asked.answer
+    dated = [["2024-11-05", 10], ["2025-02-03", 8], ["2025-07-07", 11], ["2025-09-01", 9]]
+    two_years = table(csv_binding, "halves.csv", ["Date", "Orders"], dated)
+    unsaid = ask(two_years, "下半年的订单数")
+    assert not unsaid.tables and "下半年" in unsaid.answer, "which year's half is not said"
+    one_year = table(csv_binding, "halves1.csv", ["Date", "Orders"], dated[1:])
+    assert verified(one_year, "H2 orders").answer.startswith("total Orders is 20."), "the data's one year"
+    stock = table(csv_binding, "qty.csv", ["Item", "Quantity"], [["Apple", 10], ["Banana", 0]])
+    unread = ask(stock, "how many items are out of stock?")
+    assert not unread.tables and "out of stock" in unread.answer, unread.answer
+
+
 def test_a_season_is_found_however_its_two_years_are_written(csv_binding):
     rows = [["2004–05", "UEFA Cup", "Benfica"], ["2005–06", "UEFA Cup", "Ajax"], ["2005–06", "UEFA Cup", "Roma"]]
     rows += [["2005–06", "Cup", "Porto"], ["2006–07", "Cup", "Lazio"]]

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import value_of_column
-from apps.agent.offline.cues import EDGE_WORDS, HAVING, find_words
+from apps.agent.offline.cues import EDGE_WORDS, HAVING, STOCK_STATE, find_words
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.plan import Plan
 from apps.agent.offline.schema_terms import fold, singular
@@ -540,6 +540,26 @@ _BY_BEFORE = re.compile(r"(?<![a-z])by\s+(?:the\s+)?$")
 _PHRASE_ENDS = re.compile(r"\s*(?:[?.!,;]|$|(?:in|for|and|during|from|over|with|since|before|after)(?![a-z]))")
 
 
+_HALF = re.compile(r"上半年|下半年|(?<![a-z])(?:h1|h2|first half|second half)(?![a-z0-9])")
+
+
+def unread_stock_state(a: Analyzer) -> str | None:
+    """ "how many items are out of stock" where no column reads as the stock: the state, as written, or None."""
+    for m in STOCK_STATE.finditer(a.text):
+        if not any(t.start <= m.start() and m.end() <= t.end for t in a.cues.thresholds):
+            return a.question[m.start() : m.end()]
+    return None
+
+
+def unread_half(a: Analyzer) -> str | None:
+    """ "下半年的订单数" over two years of data: which year's half is not said (nor is there one year to take);
+    the half, as written, or None when every half said was read."""
+    for m in _HALF.finditer(a.text):
+        if a.taken.find(1, m.start(), m.end()) == -1:
+            return a.question[m.start() : m.end()]
+    return None
+
+
 def unmatched_per(a: Analyzer) -> str | None:
     """ "what were her points per zorble": a word the figure is taken per (or broken down by) that no column or
     value matches; the total over every row would answer another question. The phrase, or None."""
@@ -614,7 +634,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
             + [uncounted_amount(a, plan), unapplied_change(a, plan)]
             + [unapplied_quote(a), unread_pronoun(a), unread_edge(a), unread_having(a, plan)]
             + [unread_degree(a, plan), unread_part_of_values(a, plan), unmatched_partner(a)]
-            + [misspelt_measure(a, plan), unmatched_per(a)]
+            + [misspelt_measure(a, plan), unmatched_per(a), unread_half(a), unread_stock_state(a)]
             if n
         ],
         *[a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if a.lang == "zh" and a.text.startswith("率", e)],

@@ -643,7 +643,7 @@ def _blank(text: str, schema: Schema, terms: list[Term], taken: bytearray) -> li
 
 
 # "products that are out of stock", "缺货的商品", "which items are in stock": the stock column at none (or above)
-_STOCK_STATE = re.compile(
+STOCK_STATE = re.compile(
     r"(?P<none>(?<![a-z])(?:out\s+of\s+stock|sold\s+out|no\s+stock|zero\s+stock|stocked\s+out)(?![a-z])"
     r"|缺货|断货|无库存|没有库存|零库存|库存为(?:零|0)(?!\d))"
     r"|(?P<some>(?<![a-z])in\s+stock(?![a-z])|有库存|有货)"
@@ -657,7 +657,7 @@ def _stock_states(text: str, schema: Schema, terms: list[Term], taken: bytearray
     if view is None or view.category != "measure" or schema.concept_column("stockout") is not None:
         return []
     found = []
-    for m in _STOCK_STATE.finditer(text):
+    for m in STOCK_STATE.finditer(text):
         mask = bytearray(taken[m.start() : m.end()])
         for t in terms:  # the stock column's own name inside the words ("out of stock") is theirs
             if t.column == view.name and m.start() <= t.start and t.end <= m.end():

@@ -50,4 +50,9 @@ def _per_group(writer: Writer, mean: str, per: list[str]) -> list[str]:
         lines.append(f"{i + 1}. " + _("%(labels)s: %(values)s") % {"labels": label, "values": values})
     if writer.result.row_count > len(writer.result.rows) or len(firsts) > MAX_TOTALS_LISTED:
         lines.append(_("... the rest is in the table."))
+    periods = [g.name for g in writer.plan.groups if g.name not in per]
+    lines.append(
+        _("Each average is over the %(periods)s in which that %(groups)s has rows.")
+        % {"periods": names(periods), "groups": names(per)}
+    )
     return lines

@@ -121,6 +121,9 @@ def _ask_total_or_row(a: Analyzer, target: Term, t: Threshold) -> Clarification:
     return Clarification(question, choices)
 
 
+_PER = re.compile(r"\s*(?:per|每|/)\s*")
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^\w]+", "_", fold(text).strip()).strip("_")
 
@@ -145,6 +148,8 @@ class MetricBuilder:
         # the one the superlative is said on, not the one a verb implied (paid: salary)
         on = [t for t in self.measures if superlative_on(a.text, t, a.lang)]
         named = named or (on if len(on) == 1 else [])
+        # "the highest points per game": what the measure is taken per ranks with it (a ratio, not the total)
+        named += [t for t in self.measures if named and _PER.fullmatch(a.text, named[-1].end, t.start)]
         if named and a.cues.ranking:
             self.measures = named
         self.flags = a.columns("flag")

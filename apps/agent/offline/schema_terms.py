@@ -373,7 +373,10 @@ def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | Non
                 lo=col.min,
                 hi=col.max,
                 aliases=_aliases(col.name, category == "flag", tuple(synonyms.get(col.name, ()))),
-                period=text_period(values) if category == "dimension" and col.kind == "text" else None,
+                # a summary row's label ("合计") among the periods is no period: the row is left out by that label
+                period=text_period([v for v in values or [] if v != col.total_label])
+                if category == "dimension" and col.kind == "text"
+                else None,
                 total_label=col.total_label,
                 complete=col.values is not None,
             )

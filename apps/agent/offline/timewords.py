@@ -24,6 +24,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("half_en", re.compile(r"(?<![a-z])(h1|h2|first half|second half)\s*(?:of\s*)?" + _YEAR)),
     # "2025年下半年比上半年": a half without its year, in the one year the question names (else the data's only one)
     ("half_bare", re.compile(r"(?<![\d年])(上半年|下半年)")),
+    ("half_bare_en", re.compile(r"(?<![a-z])(h1|h2|first half|second half)(?:\s+of\s+the\s+year)?(?![a-z0-9])")),
     ("quarter", re.compile(_YEAR + r"\s*年?\s*的?\s*(?:" + _Q_CN + r"|q([1-4]))")),
     ("quarter_en", re.compile(r"(?<![a-z0-9])q([1-4])\s*(?:of\s*)?" + _YEAR)),
     (
@@ -316,6 +317,14 @@ class _Reader:
             return None
         first = m.group(1) == "上半年"
         year = self.single_year
+        return self._range(
+            dt.date(year, 1 if first else 7, 1), dt.date(year if first else year + 1, 7 if first else 1, 1)
+        )
+
+    def _half_bare_en(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        if self.single_year is None:
+            return None
+        first, year = m.group(1) in ("h1", "first half"), self.single_year
         return self._range(
             dt.date(year, 1 if first else 7, 1), dt.date(year if first else year + 1, 7 if first else 1, 1)
         )

@@ -249,12 +249,15 @@ def _extremes_of_columns(
             before = end <= m.start() and _EXTREME_GAP_ZH.fullmatch(question, end, m.start()) is not None
             if after or (before and not question[m.start() : m.end()].isascii()):
                 text = question[min(m.start(), start) : max(m.end(), end)]
-                out.append(Anchor(text, "operation", f"{op}@{words[word]}"))
+                per = "@per" if after and _PER_AFTER.match(question, end) else ""  # "the highest points per game"
+                out.append(Anchor(text, "operation", f"{op}@{words[word]}{per}"))
                 break
     return out
 
 
-def _extreme_applied(op: str, column: str, fact: QueryFacts, vocab: Vocabulary | None) -> str | None:
+def _extreme_applied(
+    op: str, column: str, fact: QueryFacts, vocab: Vocabulary | None, *, per: bool = False
+) -> str | None:
     """The highest or lowest by `column`: its own max/min, a sort or a rank by it or by an aggregation of it. A
     query written as SQL is not read this closely (its own check applies)."""
     spec = fact.spec
@@ -264,6 +267,8 @@ def _extreme_applied(op: str, column: str, fact: QueryFacts, vocab: Vocabulary |
     if vocab is not None and vocab.columns.get(column) != "measure":  # "the most series": rows counted per group
         on |= {a.name for a in spec.aggregations if a.func == "count" and not a.column}
     on |= {g.alias or g.column for g in spec.group_by if g.column == column}
+    if per:  # "the highest points per game": ranked by the ratio of the column's total to another's
+        on |= {d.name for d in spec.derived if "/" in d.expr and any(f"[{n}]" in d.expr for n in on)}
     if any(a.func in ("max", "min") and a.column == column for a in spec.aggregations):
         return _("computed (%(how)s)") % {"how": op}
     ranked = {w.name for w in spec.windows if w.func == "rank" and w.of in on}
@@ -274,6 +279,7 @@ def _extreme_applied(op: str, column: str, fact: QueryFacts, vocab: Vocabulary |
     return None
 
 
+_PER_AFTER = re.compile(r"\s+per\s+\w", re.IGNORECASE)
 _SHORT_YEAR = re.compile(r"\s?年(?![龄级])")
 
 
@@ -373,8 +379,8 @@ def _applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) -> str 
     if kind == "grain":
         return _grain_applied(key, fact)
     if "@" in key:
-        op, column = key.split("@", 1)
-        return _extreme_applied(op, column, fact, vocab)
+        op, column, *per = key.split("@")
+        return _extreme_applied(op, column, fact, vocab, per=bool(per))
     return _operation_applied(key, fact)
 
 

@@ -37,9 +37,9 @@ _ZH_EACH = re.compile(r"平均每(?:个|家|位|名|款|种|类)?\s*$")
 
 
 def _period(b: MetricBuilder) -> str | None:
-    """The grain whose periods' totals are averaged, when the question asks for it and the data has times."""
+    """The grain whose periods' totals are averaged, when the question asks for it (with or without times)."""
     found = _PERIOD.search(b.a.text)
-    if found is None or b.a.time_col is None:
+    if found is None:
         return None
     word = next(g for g in found.groups() if g)
     return _ZH_GRAIN.get(word) or _EN_GRAIN.get(word)
@@ -77,6 +77,9 @@ def build(b: MetricBuilder) -> None:
     said = _PERIOD.search(a.text) if grain is not None else None
     if said is not None:  # "日均", "average monthly": read here
         a.taken[said.start() : said.end()] = b"\x01" * (said.end() - said.start())
+    if grain is not None and a.time_col is None:  # "average monthly revenue" over months written as text
+        plan.clarification = _no_periods(b, said, grain)
+        return
     if not _additive(b):
         plan.clarification = _ask_total(b, said, grain)
         return
@@ -106,6 +109,19 @@ def build(b: MetricBuilder) -> None:
     plan.windows.append(Window(name=name, func="mean_of_groups", of=total.name, partition_by=others))
     plan.shown = [Shown(name), Shown(total.name)]
     plan.sort = [Sort(by=g.name) for g in plan.groups]  # each group's periods together, in order
+
+
+def _no_periods(b: MetricBuilder, said: re.Match[str] | None, grain: str) -> Clarification:
+    """ "月均销售额" where no column reads as dates or periods: each period's total cannot be formed."""
+    a = b.a
+    rest = a.question if said is None else (a.question[: said.start()] + a.question[said.end() :]).strip()
+    with speaking(a.lang):
+        question = _(
+            "An average per %(period)s needs each %(period)s's total, but no column of this data reads as dates or "
+            "periods to group by, so I have not answered. Ask for the total, or for each value of the column that "
+            "holds the periods."
+        ) % {"period": lx.GRAIN_LABELS[a.lang][grain]}
+    return Clarification(question, [rest] if rest else [])
 
 
 def _ask_total(b: MetricBuilder, said: re.Match[str] | None, grain: str | None) -> Clarification:
