@@ -546,7 +546,10 @@ _HALF = re.compile(r"上半年|下半年|(?<![a-z])(?:h1|h2|first half|second ha
 def unread_stock_state(a: Analyzer) -> str | None:
     """ "how many items are out of stock" where no column reads as the stock: the state, as written, or None."""
     for m in STOCK_STATE.finditer(a.text):
-        if not any(t.start <= m.start() and m.end() <= t.end for t in a.cues.thresholds):
+        read = a.taken.find(1, m.start(), m.end()) != -1 or any(
+            t.start < m.end() and m.start() < t.end for t in a.terms
+        )
+        if not read and not any(t.start <= m.start() and m.end() <= t.end for t in a.cues.thresholds):
             return a.question[m.start() : m.end()]
     return None
 
