@@ -137,6 +137,12 @@ def test_a_summary_rows_label_in_a_column_of_numbers_is_blank_there_while_anothe
         write(tmp_path, "v.csv", "Year,Car,Laps\n1962,98,200\n1963,12,200\nTotals,Totals,400\n")
     )
     assert types["Year"] == "BIGINT" and types["Car"] == "VARCHAR", "a column that is no year keeps the labels"
+    # a label with a note: blanked among the numbers, and still found as the summary row where it is kept
+    noted = "Rank,NPC,Gold\n1,China,95\n2,Britain,34\nTotal (2 NPCs),Total (2 NPCs),129\n"
+    report, types, rows = ingest(write(tmp_path, "n.csv", noted))
+    assert types["Rank"] == "BIGINT" and report.blank_marks == {"Rank": ["Total (2 NPCs)"]}
+    kept = next(c for c in profile_table(tmp_path / "n.duckdb").columns if c.name == "NPC")
+    assert kept.total_label == "Total (2 NPCs)", "the planner leaves the summary row out by this label"
 
 
 def test_a_column_of_marks_beside_one_number_stays_text(tmp_path):

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from sqlglot import exp
 
 from apps.datasets.errors import IngestRejected
+from apps.datasets.ingest.profile import TOTAL_PATTERN
 from apps.datasets.query.dialects import fill
 
 Progress = Callable[[float, str], None]
@@ -519,9 +520,7 @@ def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
 # column. In the column of numbers the label is no value: it becomes blank (said as a mark), so that the column
 # is typed as numbers, as long as another text column of that row still says "Total" (the planner leaves the
 # summary row out by that label). Where every such column holds numbers, one keeps its labels (not a year).
-_TOTAL_CELL = (
-    "REGEXP_FULL_MATCH(LOWER(TRIM(__c__)), '(total|totals|grand total|合计|总计|总和)\\s*[:：]?(\\s*[(][^()]*[)])?')"
-)
+_TOTAL_CELL = f"REGEXP_FULL_MATCH(LOWER(TRIM(__c__)), '{TOTAL_PATTERN}')"  # the profile's own labels
 _PLAIN_NUMBER = f"REGEXP_FULL_MATCH(TRIM(__c__), '{_AMOUNT}')"
 _TIMELY = re.compile(r"(?i)year|date|season|年|日期")
 

@@ -106,15 +106,19 @@ def column_profile(
     )
 
 
-# How spreadsheets label a row that adds up the others.
+# How spreadsheets label a row that adds up the others: the word, then perhaps a colon or a note in brackets
+# ("Total:", "Total (75 NPCs)"). Ingest reads the same pattern in SQL (columns.TOTAL_CELL), so a label it blanks in a
+# column of numbers is one the profile still finds in the column that keeps it.
 TOTAL_LABELS = frozenset(
     {"total", "totals", "grand total", "sum", "overall", "all", "合计", "总计", "总和", "小计", "全部"}
 )
+TOTAL_PATTERN = "(" + "|".join(sorted(TOTAL_LABELS, key=lambda w: (-len(w), w))) + r")\s*[:：]?(\s*[(][^()]*[)])?"
+_TOTAL = re.compile(TOTAL_PATTERN)
 
 
 def total_label(values: list[Any]) -> str | None:
-    """The value among a text column's values that names a summary row ("Total", "合计"), if any."""
-    return next((v for v in values if isinstance(v, str) and v.strip().lower().rstrip(":：") in TOTAL_LABELS), None)
+    """The value among a text column's values that names a summary row ("Total", "合计", "Total:"), if any."""
+    return next((v for v in values if isinstance(v, str) and _TOTAL.fullmatch(v.strip().lower())), None)
 
 
 COLUMNS_PER_SCAN = 32  # exact distinct counts of many columns at once take memory by the column: batches
