@@ -219,8 +219,7 @@ def _top_places(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
             found += [Threshold(view.name, "<=", high, str(high), start, m.end())]
             _claim(taken, start, m.end())
     for m in _PLACE_SAID.finditer(text):  # "how many times did they finish first": that place, = 1
-        n = _position_number(m.group("n") or m.group("h") or m.group("b"))
-        start, end = m.span("b") if m.group("b") else m.span()
+        n, start, end = _place_said(m)
         if n is None or not _free(taken, start, end):
             continue
         if view.lo <= n <= view.hi and not _BOUND_AFTER.match(text, m.end()):
@@ -338,10 +337,20 @@ _PLACE_SAID = re.compile(
     rf"|(?<![\w.,#])(?P<b>{'|'.join(lx.EN_ORDINALS)}|\d+(?:st|nd|rd|th))[\s-]+(?:ranked|ranking|placed|placing)(?![a-z])"
 )
 # "ranks 10-15", "placed 4th to 8th": places from one to the other, both included
-_PLACE_RANGE = re.compile(
-    r"(?<![a-z])(?:ranks?|ranked|ranking|places|placed|positions)\s+(?:#\s*)?(?P<a>\d+)(?:st|nd|rd|th)?\s*"
-    r"(?:-|–|to|through|thru)\s*(?:#\s*)?(?P<b>\d+)(?:st|nd|rd|th)?(?![\w.,])"
+# the two ends of a span of places or numbered occasions: "10-15", "4th to 8th", "#2 through #4"
+_SPAN = (
+    r"(?:#|no\.?)?\s*(?P<a>\d+)(?:st|nd|rd|th)?\s*(?:-|–|to|through|thru)\s*(?:#|no\.?)?\s*(?P<b>\d+)(?:st|nd|rd|th)?"
 )
+_PLACE_RANGE = re.compile(rf"(?<![a-z])(?:ranks?|ranked|ranking|places|placed|positions)\s+{_SPAN}(?![\w.,])")
+
+
+def _place_said(m: re.Match[str]) -> tuple[int | None, int, int]:
+    """A place `_PLACE_SAID` found: its number, and where it stands (the place alone when said before its verb,
+    whose word may be the column's name: "first ranking")."""
+    start, end = m.span("b") if m.group("b") else m.span()
+    return _position_number(m.group("n") or m.group("h") or m.group("b")), start, end
+
+
 # "the 1st position", "in the third round" (not "3 rounds", a count, nor "their first pick", their earliest)
 _POSITION_BEFORE = re.compile(
     rf"(?:(?<![a-z])(?:the|in|{_PLACE_VERBS})\s+(?P<n>\d+(?:st|nd|rd|th)|{_ORDINAL_WORD})"
@@ -385,10 +394,7 @@ def _positions(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
 
 
 # "series 1-3", "rounds 2 to 4", "weeks 1 through 5": places from one to the other, both included
-_SPAN_AFTER = re.compile(
-    r"\s*(?:#|no\.?)?\s*(?P<a>\d+)(?:st|nd|rd|th)?\s*(?:-|–|to|through|thru)\s*(?:#|no\.?)?\s*(?P<b>\d+)"
-    r"(?:st|nd|rd|th)?(?![\w.,/:%-])"
-)
+_SPAN_AFTER = re.compile(rf"\s*{_SPAN}(?![\w.,/:%-])")
 
 
 def _places_said(text: str, taken: bytearray, view: ColumnView) -> list[Threshold]:
@@ -455,8 +461,7 @@ def _places_in_text(text: str, taken: bytearray, schema: Schema) -> list[Thresho
         return found
     view, texts = column
     for m in _PLACE_SAID.finditer(text):
-        n = _position_number(m.group("n") or m.group("h") or m.group("b"))
-        start, end = m.span("b") if m.group("b") else m.span()
+        n, start, end = _place_said(m)
         if n is None or not _free(taken, start, end) or _BOUND_AFTER.match(text, m.end()):
             continue
         cells = [(v, c.group(0).strip()) for v in texts if (c := _PLACE_CELL.match(v)) and int(c.group("n")) == n]

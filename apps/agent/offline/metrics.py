@@ -121,7 +121,7 @@ def _ask_total_or_row(a: Analyzer, target: Term, t: Threshold) -> Clarification:
     return Clarification(question, choices)
 
 
-_PER = re.compile(r"\s*(?:per|每|/)\s*")
+PER_BETWEEN = re.compile(r"\s*(?:per|每|/)\s*")  # what stands between a measure and the one it is taken per
 
 
 def _slug(text: str) -> str:
@@ -149,7 +149,7 @@ class MetricBuilder:
         on = [t for t in self.measures if superlative_on(a.text, t, a.lang)]
         named = named or (on if len(on) == 1 else [])
         # "the highest points per game": what the measure is taken per ranks with it (a ratio, not the total)
-        named += [t for t in self.measures if named and _PER.fullmatch(a.text, named[-1].end, t.start)]
+        named += [t for t in self.measures if named and PER_BETWEEN.fullmatch(a.text, named[-1].end, t.start)]
         if named and a.cues.ranking:
             self.measures = named
         self.flags = a.columns("flag")

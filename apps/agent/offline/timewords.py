@@ -306,34 +306,23 @@ class _Reader:
     def _range(self, start: dt.date, end: dt.date) -> list[dict[str, Any]]:
         return [self.on(None, ">=", start.isoformat()), self.on(None, "<", end.isoformat())]
 
-    def _half(self, m: re.Match[str]) -> list[dict[str, Any]]:
-        year, first = int(m.group(1)), m.group(2) == "上半年"
-        return self._range(
-            dt.date(year, 1 if first else 7, 1), dt.date(year if first else year + 1, 7 if first else 1, 1)
-        )
+    def _half_of(self, year: int | None, first: bool) -> list[dict[str, Any]] | None:
+        """The first or second half of `year` (none when the year is not known)."""
+        if year is None:
+            return None
+        return self._range(dt.date(year, 1 if first else 7, 1), dt.date(year + (not first), 7 if first else 1, 1))
+
+    def _half(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        return self._half_of(int(m.group(1)), m.group(2) == "上半年")
 
     def _half_bare(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
-        if self.single_year is None:
-            return None
-        first = m.group(1) == "上半年"
-        year = self.single_year
-        return self._range(
-            dt.date(year, 1 if first else 7, 1), dt.date(year if first else year + 1, 7 if first else 1, 1)
-        )
+        return self._half_of(self.single_year, m.group(1) == "上半年")
 
     def _half_bare_en(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
-        if self.single_year is None:
-            return None
-        first, year = m.group(1) in ("h1", "first half"), self.single_year
-        return self._range(
-            dt.date(year, 1 if first else 7, 1), dt.date(year if first else year + 1, 7 if first else 1, 1)
-        )
+        return self._half_of(self.single_year, m.group(1) in ("h1", "first half"))
 
-    def _half_en(self, m: re.Match[str]) -> list[dict[str, Any]]:
-        year, first = int(m.group(2)), m.group(1) in ("h1", "first half")
-        return self._range(
-            dt.date(year, 1 if first else 7, 1), dt.date(year if first else year + 1, 7 if first else 1, 1)
-        )
+    def _half_en(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
+        return self._half_of(int(m.group(2)), m.group(1) in ("h1", "first half"))
 
     def _recent(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
         if self.hi is None or self.column.category != "time":

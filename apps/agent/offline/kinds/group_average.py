@@ -111,10 +111,15 @@ def build(b: MetricBuilder) -> None:
     plan.sort = [Sort(by=g.name) for g in plan.groups]  # each group's periods together, in order
 
 
+def _without(question: str, said: re.Match[str] | None) -> str:
+    """The question without the words of the average ("月均"), as a question the data answers plainly."""
+    return question if said is None else (question[: said.start()] + question[said.end() :]).strip()
+
+
 def _no_periods(b: MetricBuilder, said: re.Match[str] | None, grain: str) -> Clarification:
     """ "月均销售额" where no column reads as dates or periods: each period's total cannot be formed."""
     a = b.a
-    rest = a.question if said is None else (a.question[: said.start()] + a.question[said.end() :]).strip()
+    rest = _without(a.question, said)
     with speaking(a.lang):
         question = _(
             "An average per %(period)s needs each %(period)s's total, but no column of this data reads as dates or "
@@ -128,7 +133,7 @@ def _ask_total(b: MetricBuilder, said: re.Match[str] | None, grain: str | None) 
     """ "月均客单价": an average of each month's total, of something that is no total (a price, a rate, or more
     than one measure): the whole period's figure, or each period's, is asked for instead."""
     a = b.a
-    rest = a.question if said is None else (a.question[: said.start()] + a.question[said.end() :]).strip()
+    rest = _without(a.question, said)
     with speaking(a.lang):
         period = lx.GRAIN_LABELS[a.lang][grain or "month"]
         question = _(

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from apps.agent.offline.kinds.base import Kind
+from apps.agent.offline.metrics import PER_BETWEEN
 
 if TYPE_CHECKING:
     from apps.agent.offline.metrics import MetricBuilder
@@ -17,7 +17,7 @@ def per(b: MetricBuilder) -> bool:
     if len(b.measures) < 2:
         return False
     first, second = b.measures[:2]
-    return bool(re.fullmatch(r"\s*(per|每|/)\s*", b.a.text[first.end : second.start]))
+    return PER_BETWEEN.fullmatch(b.a.text, first.end, second.start) is not None
 
 
 def per_unit(b: MetricBuilder) -> tuple[Term, Term] | None:
