@@ -24,7 +24,7 @@ from apps.agent.response import ExplanationOut, MeasureOut
 from apps.agent.tools import ToolOutcome
 from apps.datasets.errors import QueryInvalid
 from apps.datasets.query.expressions import Bin, Node, Ref, parse_expression
-from apps.datasets.query.spec import QuerySpec, Window
+from apps.datasets.query.spec import ROW_POSITION, QuerySpec, Window
 
 SQL_CHARS = 4000
 TIME_KINDS = ("date", "datetime")
@@ -134,8 +134,28 @@ class _QueryExplainer:
             *self.filter_notes(),
             *self.window_notes(),
             *self.limit_notes(),
+            *self.order_notes(),
         ]
         return list(dict.fromkeys(notes))
+
+    def order_notes(self) -> list[str]:
+        """A query that reads the rows' order in the file says so: the order is the file's, nothing else."""
+        used = [
+            *self.spec.columns,
+            *(f.column for f in self.spec.filters),
+            *(g.column for g in self.spec.group_by),
+            *(a.column for a in self.spec.aggregations),
+        ]
+        known = {c.get("name") for c in self.profile.get("columns", [])}
+        if ROW_POSITION not in used or ROW_POSITION in known:
+            return []
+        return [
+            _(
+                "%(name)s is each row's place in the uploaded file (1 = the first data row): "
+                "“before”, “after”, “first” and “last listed” follow the file's order of rows"
+            )
+            % {"name": ROW_POSITION}
+        ]
 
     def counting_notes(self) -> list[str]:
         notes, rows = [], [a.name for a in self.spec.aggregations if a.func == "count" and a.column is None]

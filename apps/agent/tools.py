@@ -83,7 +83,7 @@ class SampleRowsArgs(_DataArgs):
 class RunQueryArgs(_DataArgs):
     """Compute numbers: filters, group_by (with time grains), aggregations, derived values, windows
     (share_of_total, mean_of_groups, pct_change, diff, cumsum, rank), having, sort, limit. The only way to get
-    numbers."""
+    numbers. Files (not SQL sources) also have the column "@row": each row's place in the file, 1 = first."""
 
     spec: QuerySpec
     table: str | None = Field(default=None, description="SQL sources: the table; files: omit")

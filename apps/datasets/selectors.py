@@ -163,7 +163,7 @@ def _cache_call(method: Any, *args: Any) -> Any:
 
 def execute_spec(path: Path, kinds: dict[str, str], spec: QuerySpec) -> ResultTable:
     """Compile and run a spec on a version file (no cache): the engine's hot path."""
-    compiled = compile_query(spec, schema=kinds, dialect="duckdb", row_cap=settings.QUERY_MAX_ROWS)
+    compiled = compile_query(spec, schema=kinds, dialect="duckdb", row_cap=settings.QUERY_MAX_ROWS, ordered=True)
     result = engine.execute(path, compiled.sql, compiled.params, row_cap=compiled.limit)
     result.columns = compiled.columns
     return result

@@ -1,5 +1,5 @@
-"""Analyses the tools cannot do (statistical tests, outlier rules, forecasts and models, the table's row
-order) get an honest refusal that names what was needed, computes nothing and suggests the nearest question
+"""Analyses the tools cannot do (statistical tests, outlier rules, forecasts and models, a row named only by its
+neighbour) get an honest refusal that names what was needed, computes nothing and suggests the nearest question
 the planner can answer; look-alike questions that the data can answer are answered."""
 
 from __future__ import annotations
@@ -49,10 +49,10 @@ REFUSED = [
     ("Forecast next quarter's amount", "forecast", "monthly trend of total amount"),
     ("Can you predict the amount of the next order?", "machine-learning", "monthly trend"),
     ("Classify the orders into high and low value with a model", "machine-learning", None),
-    ("第一条记录的金额是多少？", "原始顺序", "最早的订单日期"),
-    ("上一行的地区是什么？", "原始顺序", "最早的订单日期"),
-    ("What is the amount in the last entry in the table?", "original order", "earliest order_date"),
-    ("Which region is in the first row?", "original order", "earliest order_date"),
+    # an uploaded file's first or last row, or a row by its number, is read (test_offline_position.py); a row
+    # named only by its neighbour, with no row named, is not
+    ("上一行的地区是什么？", "行的顺序", "最早的订单日期"),
+    ("What is the amount in the previous row?", "order of the rows", "earliest order_date"),
 ]
 
 
@@ -74,7 +74,7 @@ def test_the_nearest_question_is_one_the_planner_answers(data, family):
         "stat_test": "各地区的金额是否有显著差异？",
         "outliers": "金额的异常值有哪些？",
         "model": "预测下个月的金额",
-        "row_order": "最后一行的金额是多少？",
+        "row_order": "上一行的金额是多少？",
     }[family]
     refusal = ask(data["zh"], question)
     nearest = refusal.recommended_questions[0]

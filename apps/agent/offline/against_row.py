@@ -22,11 +22,11 @@ from django.utils.translation import gettext as _
 
 from apps.agent.offline import lookup
 from apps.agent.offline.cues import NAMED_AFTER
-from apps.agent.offline.drafts import MAX_LISTED, ResultView, Writer, _labelled, reference
-from apps.agent.offline.plan import Anchor, Group, Metric, Plan, Shown, filter_label
+from apps.agent.offline.drafts import MAX_LISTED, ResultView, Writer, _labelled, compared_said, reference
+from apps.agent.offline.plan import Anchor, Group, Lang, Metric, Plan, Shown, filter_label
 from apps.agent.offline.schema_terms import Schema, Term, fold, name_words, singular
 from apps.agent.offline.wording import speaking
-from apps.datasets.query.spec import Filter, Sort
+from apps.datasets.query.spec import ROW_POSITION, Filter, Sort
 
 if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer
@@ -38,9 +38,15 @@ _THAN = re.compile(rf"(?<![a-z])(?P<word>{_GREATER}|{_SMALLER})(?P<span>(?:\s+[^
 _SAME = re.compile(r"(?<![a-z])the same(?P<span>(?:\s+[^\s]+){0,10}?)\s+as\s+(?:the\s+)?$")
 # "what film was released before devakanya", "who finished after rossi": the row just before or after the named
 # one on the column that orders them (a date or year; a finishing place where the question says finished)
-_ORDER = re.compile(r"(?<![a-z])(?P<word>before|after)\s+(?:the\s+)?[\"'“‘]?$")
+_ORDER = re.compile(
+    r"(?<![a-z])(?:(?:right|directly|immediately|just)\s+)?(?P<word>before|after|previous to|prior to|preceding|"
+    r"following|next after|above|below|under)\s+(?:the\s+)?[\"'“‘]?$"
+)
+_EARLIER = ("before", "previous to", "prior to", "preceding", "above")
+# "the model above 6 texan", "next under belorussian on the chart": the table's layout, so its order of rows
+_LAYOUT = ("above", "below", "under")
 # "after italy won": the row is not simply named ("named after lincoln" is no order: cues.NAMED_AFTER)
-_ENDS = re.compile(r"\s*(?:[?.!,;]|$|(?:in|on|at|during|of|for|from)\s)")
+_ENDS = re.compile(r"[\"'”’]?\s*(?:[?.!,;]|$|(?:in|on|at|during|of|for|from)\s)")
 # an unnamed date column orders rows only when it says when they happened (not Born, Died, Founded)
 _WHEN_COLUMN = re.compile(
     r"(?<![a-z])(?:year|season|date|dates|edition|held|took office|start|started|began|from|released?|release date|"
@@ -64,7 +70,8 @@ _COUNT_ZH = re.compile(r"多少个|几个|多少家|几家|多少种|几种|有�
 
 def _anchor_term(a: Analyzer, values: list[Term]) -> tuple[Term, str, int, int] | None:
     """The named value, the comparison's operator and where the compared column may be named (start, end);
-    for "before"/"after" the span is empty (-1, -1): the ordering column is found by `_ordering`."""
+    for "before"/"after" the span is empty (-1, -1; -1, -2 for "above"/"below", which speak of the table's
+    layout): the ordering column is found by `_ordering`."""
     for term in values:
         before = a.text[: term.start]
         if a.lang == "zh":
@@ -89,7 +96,8 @@ def _anchor_term(a: Analyzer, values: list[Term]) -> tuple[Term, str, int, int] 
             return term, op, than.start("span"), than.end("span")
         order = _ORDER.search(before) if a.lang == "en" else None
         if order is not None and not NAMED_AFTER.search(before, 0, order.start()) and _ENDS.match(a.text, term.end):
-            return term, "<" if order.group("word") == "before" else ">", -1, -1
+            word = order.group("word")
+            return term, "<" if word in _EARLIER else ">", -1, -2 if word in _LAYOUT else -1
     return None
 
 
@@ -131,10 +139,27 @@ def _next_day(day: str) -> str | None:
         return None
 
 
-def _ordering(a: Analyzer, anchor: Term) -> str | None:
+def _ordering(a: Analyzer, anchor: Term, layout: bool = False) -> str | None:
     """The one column "before"/"after" a named row reads: a finishing place where the question says finished,
     came or placed (Rank, Pos.: before is the smaller number), else a date or a year; the one the question
-    names, else the table's only one. None when there is none or more than one."""
+    names, else the table's only one. An uploaded file's own order of rows (ROW_POSITION) where no column
+    orders them, or where the question speaks of the layout ("above", "below"). None when there is none or
+    more than one."""
+    if layout:
+        return ROW_POSITION if a.ordered else None
+    found = _ordering_column(a, anchor)
+    if found is None and a.ordered and (not _times(a) or _PLACED.search(a.text)):
+        return ROW_POSITION  # "what state comes after kerala": the next in the list, where no place is kept
+    return found
+
+
+def _times(a: Analyzer) -> list[str]:
+    """The table's columns of dates and years: "released before X" means by one of them, never the file's
+    order, so where none is the one (several, or one not named as a time of the rows) nothing is read."""
+    return [v.name for v in a.schema.views if v.category in ("time", "year")]
+
+
+def _ordering_column(a: Analyzer, anchor: Term) -> str | None:
     named = [a.schema.by_name[t.column] for t in a.terms if t.kind == "column" and t.column != anchor.column]
     if _PLACED.search(a.text):  # a finishing place (Rank, Pos., Place), not a Peak position
         fits = [v for v in (*named, *a.schema.views) if v.finishing]
@@ -199,7 +224,7 @@ def read(a: Analyzer) -> Plan | None:
     if _NUMBER.search(_outside(a.text, [term, *others])):
         return None  # "in 1990": a number the comparison does not read (a year, a threshold)
     nearest = start < 0  # "before"/"after": the rows nearest the named one on the column that orders them
-    compared = _ordering(a, term) if nearest else _compared(a, term, start, end, op)
+    compared = _ordering(a, term, layout=end == -2) if nearest else _compared(a, term, start, end, op)
     if compared is None:
         return None
     anchor = _anchor(a, term, compared, op, nearest=nearest)
@@ -252,7 +277,7 @@ def _nearest(anchor: Anchor, result: ResultView, writer: Writer, listed: str, re
 
     def named(rows: list[int]) -> str:
         return "; ".join(
-            _labelled(writer.label(i, listed), f"{anchor.compared} {writer.label(i, anchor.compared)}")
+            _labelled(writer.label(i, listed), compared_said(anchor.compared, writer.label(i, anchor.compared)))
             if listed != anchor.compared
             else writer.label(i, listed)
             for i in rows
@@ -276,8 +301,10 @@ def _nearest(anchor: Anchor, result: ResultView, writer: Writer, listed: str, re
 def _anchor(a: Analyzer, term: Term, compared: str, op: str, *, nearest: bool = False) -> Anchor:
     """The named row; where its value spans many rows (华东 of an orders table), its group's total or average."""
     said = a.cues.unsupported[1] if a.cues.unsupported else ""
+    if nearest:
+        return Anchor(column=term.column, value=term.value, compared=compared, op=op, said=said, nearest=nearest)
     view = a.schema.by_name[compared]
-    if nearest or a.schema.by_name[term.column].unique or view.category != "measure":
+    if a.schema.by_name[term.column].unique or view.category != "measure":
         return Anchor(column=term.column, value=term.value, compared=compared, op=op, said=said, nearest=nearest)
     func = "avg" if view.averaged else "sum"
     if a.lang == "zh":
@@ -339,6 +366,29 @@ def anchor_value(anchor: Anchor, first: ResultView) -> Any:
     return first.cell(0, anchor.measured)
 
 
+def beyond_the_file(anchor: Anchor, value: Any, schema: Schema, lang: Lang, follow_ups: list[str]) -> str | None:
+    """ "what name is previous to wayne gretzky on the list" where Wayne Gretzky is the file's first row: nothing
+    comes before it in the file's order, so the question meant another order (a rank, a date). Said so, with no
+    row named, instead of an empty list shown as the answer; None when a row does come before (or after) it."""
+    if anchor.compared != ROW_POSITION or not anchor.nearest:
+        return None
+    first, last = value == 1, value == schema.row_count
+    if not (first if anchor.op == "<" else last):
+        return None
+    with speaking(lang):
+        said = {"name": str(anchor.value)}
+        lines = [
+            (
+                _("Sorry, %(name)s is the first row of the file, so I cannot name a row before it in that order.")
+                if first
+                else _("Sorry, %(name)s is the last row of the file, so I cannot name a row after it in that order.")
+            )
+            % said,
+            _("If you meant another order, ask by the column that holds it (such as a rank or a date)."),
+        ]
+    return "\n".join(lines + [f">> {q}" for q in follow_ups])
+
+
 def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, follow_ups: list[str]) -> str:
     """The named row's value (from the first query), then how many rows compare so with it or which ones."""
     anchor = plan.anchor
@@ -350,13 +400,23 @@ def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, fol
             "compared": anchor.measured,
             "value": reference(first.ref, anchor.measured, row),
         }
-        lines = [_("%(name)s: %(compared)s %(value)s.") % said]
+        lines = [
+            _("%(name)s is row %(value)s of the file.") % said
+            if anchor.compared == ROW_POSITION
+            else _("%(name)s: %(compared)s %(value)s.") % said
+        ]
         if anchor.func:  # groups, named by their column: "地区 with a higher 销售额合计 than 华东"
             relation = {
                 ">": _("%(groups)s with a higher %(compared)s than %(name)s"),
                 "<": _("%(groups)s with a lower %(compared)s than %(name)s"),
                 "=": _("Other %(groups)s with the same %(compared)s as %(name)s"),
             }[anchor.op] % {**said, "groups": anchor.column}
+        elif anchor.nearest and anchor.compared == ROW_POSITION:
+            relation = (
+                _("Right before %(name)s in the file's order of rows")
+                if anchor.op == "<"
+                else _("Right after %(name)s in the file's order of rows")
+            ) % said
         elif anchor.nearest:
             relation = (
                 _("Right before %(name)s by %(compared)s")

@@ -15,6 +15,7 @@ from apps.agent.offline.plan import Lang
 from apps.agent.offline.schema_terms import CONCEPT_PART, ColumnView, Schema, Term, alias_pattern, fold
 from apps.agent.offline.timewords import _number
 from apps.agent.offline.wording import speaking
+from apps.datasets.query.resolve import ONE_PERIOD_ZH
 
 _N = r"(\d+|[一二两三四五六七八九十]+|one|two|three|four|five|six|seven|eight|nine|ten)"
 _CLASS = r"\s*(?:名|个|位|大|家|款|种|项|条|笔|只|件)?"
@@ -94,7 +95,7 @@ _ROW_POSITION = re.compile(
     r"|(?<![a-z])(?:row|entry|record)\s+(?:no\.?\s*|number\s+)?\d+(?![\d.])"
     r"|(?<![a-z])(?:\d+(?:st|nd|rd|th)|second|third|fourth|fifth|penultimate)\s+(?:row|entry|record)s?(?![a-z])"
     r"|(?<![a-z])(?:first|last|next|previous|final)(?:\s+[a-z'\-]+){0,4}\s+(?:listed(?![a-z])"
-    r"|(?:on|in)\s+(?:the|this)\s+(?:list|table)(?![a-z]))"
+    r"|(?:on|in)\s+(?:the|this)\s+(?:list|table|chart)(?![a-z]))"
 )
 
 
@@ -324,14 +325,14 @@ _NOT_BEFORE = re.compile(r"(?P<not>(?<![a-z])(?:not|never|no)|n't)\s+(?:[a-z]+\s
 # column of positions or occasions names one of them (= that number), when the column holds it
 _ORDINAL_WORD = "|".join(lx.EN_ORDINALS)
 # "came in 3rd place", "finished third place": the verbs of a finishing place, read with the place itself
-_PLACE_VERBS = (
+PLACE_VERBS = (
     r"finish(?:ed|es|ing)?|came|come|comes|coming|placed|placing|ended|ending|ranked|"
     r"achieved|took|take|takes|taking|earned|secured"
 )
-PLACE_VERB = re.compile(rf"(?<![a-z])(?:{_PLACE_VERBS})(?![a-z])")
+PLACE_VERB = re.compile(rf"(?<![a-z])(?:{PLACE_VERBS})(?![a-z])")
 # "finish first", "came in 2nd", "placed third place": a place said with its verb (not "first came", not "last")
 _PLACE_SAID = re.compile(
-    rf"(?<![a-z])(?:{_PLACE_VERBS})\s+(?:in\s+)?(?:the\s+)?"
+    rf"(?<![a-z])(?:{PLACE_VERBS})\s+(?:in\s+)?(?:the\s+)?"
     rf"(?:(?P<n>{'|'.join(lx.EN_ORDINALS)}|\d+(?:st|nd|rd|th))|(?:#|no\.|number)\s*(?P<h>\d+))(?:\s+place)?(?![\w.,])"
     # "the first ranked team", "which nation is first ranking": the place said before the verb
     rf"|(?<![\w.,#])(?P<b>{'|'.join(lx.EN_ORDINALS)}|\d+(?:st|nd|rd|th))[\s-]+(?:ranked|ranking|placed|placing)(?![a-z])"
@@ -353,7 +354,7 @@ def _place_said(m: re.Match[str]) -> tuple[int | None, int, int]:
 
 # "the 1st position", "in the third round" (not "3 rounds", a count, nor "their first pick", their earliest)
 _POSITION_BEFORE = re.compile(
-    rf"(?:(?<![a-z])(?:the|in|{_PLACE_VERBS})\s+(?P<n>\d+(?:st|nd|rd|th)|{_ORDINAL_WORD})"
+    rf"(?:(?<![a-z])(?:the|in|{PLACE_VERBS})\s+(?P<n>\d+(?:st|nd|rd|th)|{_ORDINAL_WORD})"
     rf"|(?<![\w.,#/:-])(?P<d>\d+(?:st|nd|rd|th)))\s+$"
 )
 _POSITION_AFTER = re.compile(r"\s*(?:#|no\.?|number)?\s*(?P<n>\d+|[a-z]+)(?:st|nd|rd|th)?(?![\w.,/:%-])")
@@ -472,7 +473,7 @@ def _places_in_text(text: str, taken: bytearray, schema: Schema) -> list[Thresho
     return found
 
 
-_VERB_OF_PLACE = re.compile(rf"(?<![a-z])(?:{_PLACE_VERBS})\s+(?:in\s+)?(?:the\s+)?$")
+_VERB_OF_PLACE = re.compile(rf"(?<![a-z])(?:{PLACE_VERBS})\s+(?:in\s+)?(?:the\s+)?$")
 _PLACE_NOUN = re.compile(r"\s+(?:place|position|spot)(?![a-z])")
 
 
@@ -809,6 +810,18 @@ def _unsupported(
     return None
 
 
+def row_order_span(text: str, taken: bytearray, dates: list[Term]) -> tuple[int, int] | None:
+    """Where the question names rows by their order in the table ("the first category listed", "previous to"),
+    outside claimed spans and the time columns' names ("the first hire date in the table" is the earliest)."""
+    hits = [(s, e) for s, e, w in find_words(text, UNSUPPORTED, taken) if _FAMILY_OF[w] == "row_order"]
+    hits += [
+        (m.start(), m.end())
+        for m in _ROW_POSITION.finditer(text)
+        if _free(taken, m.start(), m.start() + 1) and not any(m.start() <= t.start < m.end() for t in dates)
+    ]
+    return min(hits) if hits else None
+
+
 def _without_partial_mentions(taken: bytearray, terms: list[Term]) -> bytearray:
     """Claimed spans, less those that only match part of a column's name: "预测" in 预测下个月的金额 still asks
     for a forecast when a column is called 预测准确率, while 预测准确率的平均值 names the column."""
@@ -825,13 +838,13 @@ EDGE_WORDS = re.compile(
     r"(?<![a-z])(?:first|last|earliest|latest|next|previous|second|third|fourth|fifth|penultimate)(?![a-z])"
 )
 _TOP_PLACES = re.compile(
-    rf"(?<![a-z])(?:{_PLACE_VERBS}|place|rank)\s+(?:in\s+|among\s+)?(?P<top>the\s+top\s+(?P<n>\d+|[a-z]+))"
+    rf"(?<![a-z])(?:{PLACE_VERBS}|place|rank)\s+(?:in\s+|among\s+)?(?P<top>the\s+top\s+(?P<n>\d+|[a-z]+))"
     r"(?![\w.,])"
     r"|(?<![a-z])(?:in|of|among)\s+the\s+top\s+(?P<m>\d+|[a-z]+)\s+(?:positions|places|spots|finishers|ranks)(?![a-z])"
 )
 _NTH_BEFORE = re.compile(r"(?<![a-z])(?:second|third|fourth|fifth|next|one)[\s-]+(?:to|from|before)[\s-]+(?:the\s+)?$")
 _ASKS_WHICH = re.compile(r"^\s*(?:what|which)\s")
-_PLACE_OUTCOME = re.compile(rf"(?<![a-z])(?:{_PLACE_VERBS}|place|end)\s+(?:in\s+)?(?:the\s+)?$")
+_PLACE_OUTCOME = re.compile(rf"(?<![a-z])(?:{PLACE_VERBS}|place|end)\s+(?:in\s+)?(?:the\s+)?$")
 
 
 def _time_edge(text: str, dates: list[Term], kinds: list[Term], taken: bytearray, cues: Cues) -> None:
@@ -896,7 +909,7 @@ _THE_COMPARATIVE = re.compile(
 )
 # "came in last place", "in last position", "finished last": the worst place, on the place column named there
 _LAST_PLACE = re.compile(
-    rf"(?<![a-z])(?:(?:in|at)\s+(?:the\s+)?|(?:{_PLACE_VERBS})\s+(?:in\s+)?(?:the\s+)?)(?P<last>last|bottom)\s+$"
+    rf"(?<![a-z])(?:(?:in|at)\s+(?:the\s+)?|(?:{PLACE_VERBS})\s+(?:in\s+)?(?:the\s+)?)(?P<last>last|bottom)\s+$"
 )
 
 
@@ -1075,4 +1088,4 @@ def superlative_on(text: str, term: Term, lang: str) -> re.Match[str] | None:
 
 
 # one period as the unit an extreme is taken over: "in a single year", "in one month", 单月, 单日
-ONE_PERIOD = re.compile(r"(?<![a-z])in (?:a|one|a single) (?:day|month|year|season)(?![a-z])|单月|单日")
+ONE_PERIOD = re.compile(r"(?<![a-z])in (?:a|one|a single) (?:day|month|year|season)(?![a-z])|" + ONE_PERIOD_ZH)

@@ -19,8 +19,16 @@ from apps.agent.offline.schema_terms import Schema
 from apps.agent.offline.trend_summary import extremes
 from apps.agent.offline.wording import names, speaking
 from apps.datasets.ingest.profile import TableProfile
+from apps.datasets.query.spec import ROW_POSITION
 
 MAX_LISTED = 12
+
+
+def compared_said(column: str, value: str) -> str:
+    """A column's value beside a row: "Year 1948", or "row 3" for the row's place in the file (ROW_POSITION)."""
+    return _("row %(n)s") % {"n": value} if column == ROW_POSITION else f"{column} {value}"
+
+
 _REF_SAFE = re.compile(r"^[^\[\]{}|]+$")
 
 
@@ -284,10 +292,12 @@ class Writer:
         column, beside = shown[0], shown[1:]
         if not self.result.rows:
             return [_("No rows match these conditions, so there is no value to report.")]
-        measures = {v.name for v in self.schema.views if v.category == "measure"}
+        measures = {v.name for v in self.schema.views if v.category == "measure"} | {ROW_POSITION}
 
         def others(row: int) -> str:  # the columns beside, each after its name
-            return _values([f"{c} {self.value(row, c, None) if c in measures else self.label(row, c)}" for c in beside])
+            return _values(
+                [compared_said(c, self.value(row, c, None) if c in measures else self.label(row, c)) for c in beside]
+            )
 
         def said(row: int) -> str:
             return _labelled(self.label(row, column), others(row)) if beside else self.label(row, column)

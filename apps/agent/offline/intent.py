@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from apps.agent.clarification import Clarification
 from apps.agent.messages import language_of
-from apps.agent.offline import against_row, lookup
+from apps.agent.offline import against_row, lookup, position
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import Readings, ask_sold, read
 from apps.agent.offline.conditions import ask_about_conditions, ask_about_left_out
@@ -81,8 +81,10 @@ class Analyzer:
         profile: TableProfile,
         lang: Lang | None = None,
         synonyms: Mapping[str, Sequence[str]] | None = None,
+        ordered: bool = False,
     ) -> None:
         self.schema: Schema = schema_of(profile, synonyms)
+        self.ordered = ordered  # an uploaded file's rows, in the file's order (the engine's ROW_POSITION)
         self.sold_asked: Clarification | None = None
         # a column of a family of one per year ("Pop 2000", "Pop 2010") named without a year: where, and the family
         self.year_unsaid: tuple[int, int, list[str]] | None = None
@@ -141,6 +143,11 @@ class Analyzer:
         self.named_periods = found  # as the question names them, before several years merge into one filter
         self.time_filters, self.years = merge_years(found)
         pieces = self._pieces()
+        self.row_edge = position.find(self.text, self.taken, self.terms, self.schema) if ordered else None
+        if self.row_edge is not None:  # "the first outcome listed": that row, looked up (position.py)
+            _claim(self.taken, self.row_edge.start, self.row_edge.end)
+            edge_span = range(self.row_edge.start, self.row_edge.end)
+            self.terms = [t for t in self.terms if t.kind != "column" or t.start not in edge_span]
         self.cues: Cues = read_cues(question, self.text, self.schema, self.terms, self.taken)
         self.cues.thresholds += pieces + self.present
         self.terms = [t for t in self.terms if not self._unit_of_threshold(t) and not self._inside_threshold(t)]
@@ -642,10 +649,9 @@ class Analyzer:
         builder.build()
         if plan.clarification is not None:  # the kind found it cannot be computed as asked
             return self.clarify(plan.clarification)
-        if not plan.metrics and not plan.row_columns:
-            instead = self._default_count(plan, builder)
-            if instead is not None:
-                return instead
+        instead = self._at_a_place(plan) or self._nothing_named(plan, builder)
+        if instead is not None:
+            return instead
         builder.finish()
         starts = {t.start for t in self.terms if t.kind == "column"}
         missing = [  # a business word written onto a column's name ("销售目标") names that column's kind
@@ -664,7 +670,32 @@ class Analyzer:
         )
         if asked is not None:
             return self.clarify(asked)
-        return plan
+        return self._placed(plan)
+
+    def _at_a_place(self, plan: Plan) -> Plan | None:
+        """ "the first outcome listed": that row's Outcome, looked up (position.py); the refusal instead when a
+        word of the question is left unread. None (the plan goes on) for a question naming no place."""
+        if self.row_edge is None or plan.row_columns:
+            return None
+        unmapped = leftover_words(self.text, self.taken, self.question)
+        if unmapped:
+            return self.fallback(unmapped, "unmapped")
+        position.look_up(self, plan, self.row_edge)
+        return None
+
+    def _nothing_named(self, plan: Plan, builder: MetricBuilder) -> Plan | None:
+        """Nothing to compute or list was named: the default count, or the plan replacing it (`_default_count`)."""
+        if plan.metrics or plan.row_columns:
+            return None
+        return self._default_count(plan, builder)
+
+    def _placed(self, plan: Plan) -> Plan:
+        """The plan limited to the row at the place the question names; a place of anything but a lookup (a
+        total, a count of rows) is refused."""
+        if self.row_edge is None or position.place(plan, self.row_edge):
+            return plan
+        said = self.question[self.row_edge.start : self.row_edge.end]
+        return self.fallback([said], "unsupported", "row_order")
 
     def _asked_first(self) -> Clarification | None:
         """What the reading found ambiguous before any plan: a word of two readings, of two sold measures, or a
@@ -682,7 +713,8 @@ class Analyzer:
     def _unsupported(self, family: str, word: str) -> Plan:
         """What no tool does is refused; a comparison with one named row is answered when it reads unambiguously
         (against_row.py), its conditions checked as any plan's are."""
-        anchored = against_row.read(self) if family == "row_compare" else None
+        neighbour = family == "row_order" and self.ordered  # "the song previous to X": the row before it
+        anchored = against_row.read(self) if family == "row_compare" or neighbour else None
         if anchored is None:
             return self.fallback([word], "unsupported", family)
         if anchored.anchor is not None and anchored.anchor.nearest:  # "the next prime minister after …"
@@ -781,6 +813,8 @@ def analyze(
     profile: TableProfile,
     lang: Lang | None = None,
     synonyms: Mapping[str, Sequence[str]] | None = None,
+    ordered: bool = False,
 ) -> Plan:
-    """The plan for one question over one table's profile (and the tenant's synonyms, {column: [words]})."""
-    return Analyzer(question, profile, lang, synonyms).plan()
+    """The plan for one question over one table's profile (and the tenant's synonyms, {column: [words]});
+    `ordered`: the table is an uploaded file's, whose rows keep the file's order."""
+    return Analyzer(question, profile, lang, synonyms, ordered).plan()

@@ -330,6 +330,7 @@ UNSUPPORTED_ANALYSES: dict[str, tuple[str, ...]] = {
     + ("last line", "listed first", "listed last", "first listed", "last listed", "listed next", "listed above")
     + ("listed below", "listed before", "listed after", "listed previously", "top of the table", "top of the list")
     + ("bottom of the table", "bottom of the list", "table order", "original order", "order in the table")
+    + ("top of the chart", "bottom of the chart", "listed at the top", "listed at the bottom", "listed on top")
     + ("previous to", "right after", "right before", "directly above", "directly below", "immediately after")
     + ("immediately before", "just above", "just below"),
     "explain": ("为什么", "建议", "模拟", "why", "recommend", "what if", "simulate"),

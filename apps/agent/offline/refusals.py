@@ -32,7 +32,8 @@ _NEEDS: dict[str, Promise] = {
         "a forecast or a machine-learning model (prediction, clustering, regression, classification)"
     ),
     "row_order": gettext_lazy(
-        "the original order of the rows in the table (such as “the first row” or “the previous row”)"
+        "reading the order of the rows in a way I cannot (an uploaded file's first or last row, a row by its "
+        "number and the row right before or after one named row are read; a database table keeps no order)"
     ),
     "explain": gettext_lazy("explaining causes, giving advice or simulating scenarios"),
     "streak": gettext_lazy("counting runs of consecutive rows (streaks), which depend on the order of the rows"),
@@ -51,9 +52,7 @@ _NEAREST: dict[str, Promise] = {
         "I can show the distribution (minimum, quartiles, median and maximum), where extreme values show"
     ),
     "model": gettext_lazy("I can show the trend or a breakdown of the data so far"),
-    "row_order": gettext_lazy(
-        "Query results have no row positions, only an order by a column such as a date or an id (the earliest date)"
-    ),
+    "row_order": gettext_lazy("I can order the rows by a column such as a date or an id (the earliest date)"),
     "streak": gettext_lazy("I can count or list the matching rows"),
     "column_compare": gettext_lazy("I can show the two columns side by side, or compare their totals"),
     "row_compare": gettext_lazy("I can show the values side by side, ranked, for you to compare"),

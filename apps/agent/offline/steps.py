@@ -190,17 +190,17 @@ class Planner:
             return plan
 
     def _plan_for(self, profile: TableProfile, synonyms: Mapping[str, Sequence[str]]) -> Plan:
-        plan = analyze(_without_table(self.t.question, self.table()), profile, self.lang, synonyms)
+        plan = analyze(_without_table(self.t.question, self.table()), profile, self.lang, synonyms, not self.sql)
         replies = only_a_basis(self.t.question)  # "按金额": the reply to a rate asked back about
         # "那李四呢？" alone asks nothing the data answers (or is asked back): the previous question for 李四
         follows = plan.reason == "clarify" and _ASKS_THE_SAME.search(self.t.question)
         if (replies or follows or plan.reason in ("unmapped", "default_count")) and self.t.history:
             merged = merged_question(self.t.history[-1], self.t.question, schema_of(profile, synonyms))
-            follow = analyze(merged, profile, self.lang, synonyms)
+            follow = analyze(merged, profile, self.lang, synonyms, not self.sql)
             if follow.kind != "fallback":
                 return follow
         if self.t.history and _ASKS_THE_SAME.search(self.t.question) and plan.kind != "fallback" and not plan.filters:
-            inherit(plan, analyze(self.t.history[-1], profile, self.lang, synonyms))
+            inherit(plan, analyze(self.t.history[-1], profile, self.lang, synonyms, not self.sql))
         return plan
 
     def query_moves(self, plan: Plan, schema: Schema, table: str | None) -> Move:
@@ -236,6 +236,9 @@ class Planner:
             refused = Plan(lang=self.lang, kind="fallback", unmapped=[anchor.said], reason="unsupported")
             refused.unsupported = "row_compare"
             return Move(draft=refusal_draft(refused, schema, self.t.question))
+        edge = against_row.beyond_the_file(anchor, value, schema, self.lang, follow_ups(schema, None, self.lang, ""))
+        if edge is not None:  # the named row is the file's first (last): nothing before (after) it to name
+            return Move(draft=edge)
         where, having = anchor.conditions(value)
         plan.filters, plan.having = [*plan.filters, *where], [*plan.having, *having]
         if len(queries) == 1:

@@ -23,11 +23,13 @@ from apps.agent.verification.vocabulary import LabelFinder, Vocabulary, norm
 from apps.datasets.query.resolve import (
     CENTURY,
     LEAVES_OUT,
+    ONE_PERIOD_ZH,
     PERCENT_NAME,
     adds_up_what_follows,
     century_start,
     season_years,
 )
+from apps.datasets.query.spec import ROW_POSITION
 
 AnchorKind = Literal["number", "period", "value", "column", "top_n", "grain", "operation"]
 
@@ -218,7 +220,7 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
 
 # "in a single month", 单月: one period, whose total an extreme is taken over (only over rows with dates: where a
 # Season or Year column says which period a row is of, "the most losses in a single season" is one row's)
-_ONE_PERIOD = re.compile(r"\bin (?:a|one|a single) (?:day|month|year)\b|单月|单日", re.IGNORECASE)
+_ONE_PERIOD = re.compile(r"\bin (?:a|one|a single) (?:day|month|year)\b|" + ONE_PERIOD_ZH, re.IGNORECASE)
 
 
 def _period_of(m: re.Match[str]) -> str:
@@ -438,6 +440,8 @@ def _top_n_applied(n: int, fact: QueryFacts) -> str | None:
     for column, op, value, _grain in fact.filters():  # "finished in the top 10": a place of at most 10
         if op == "<=" and _PLACE_COLUMN.fullmatch(column.strip()) and _is_number(value) and float(value) == n:
             return _("places up to %(n)s") % {"n": n}
+        if column == ROW_POSITION and op == "=" and _is_number(value) and float(value) == n:  # "第3行"
+            return _("row %(n)s of the file") % {"n": n}
     return None
 
 

@@ -22,7 +22,7 @@ from apps.datasets.errors import QueryInvalid
 from apps.datasets.message_parts import closest
 from apps.datasets.query import dialects
 from apps.datasets.query.expressions import Bin, Call, Neg, Node, Num, Ref, parse_expression
-from apps.datasets.query.spec import Aggregation, Filter, QuerySpec, Window
+from apps.datasets.query.spec import ROW_POSITION, Aggregation, Filter, QuerySpec, Window
 
 NUMERIC = {"integer", "number", "boolean"}
 _COMPARISONS = {"=": exp.EQ, "!=": exp.NEQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
@@ -84,8 +84,13 @@ def _like_pattern(value: str) -> str:
 
 
 class _Compiler:
-    def __init__(self, spec: QuerySpec, schema: dict[str, str], table: str, dialect: str, row_cap: int) -> None:
+    def __init__(
+        self, spec: QuerySpec, schema: dict[str, str], table: str, dialect: str, row_cap: int, ordered: bool
+    ) -> None:
         self.spec, self.schema, self.dialect = spec, schema, dialect
+        # DuckDB's rowid is the insertion order of a table loaded once from a file (a real column named rowid
+        # would hide it, so such a table has no row position)
+        self.ordered = ordered and dialect == "duckdb" and not any(n.lower() == "rowid" for n in schema)
         self.table = exp.Table(this=exp.to_identifier(table, quoted=True))
         self.row_cap = min(spec.limit, row_cap)
         self.params = _Params()
@@ -93,6 +98,17 @@ class _Compiler:
 
     # --- names and types -------------------------------------------------------------
     def column_kind(self, name: str, where: str) -> str:
+        if name == ROW_POSITION and name not in self.schema:
+            if not self.ordered:
+                raise QueryInvalid(
+                    _(
+                        "%(where)s: '%(name)s' (a row's place in an uploaded file) is known only for uploaded "
+                        "files; a database table keeps no order of its own, so sort by one of its columns instead"
+                    )
+                    % {"where": where, "name": name},
+                    code="no_row_order",
+                )
+            return "integer"
         if name not in self.schema:
             raise QueryInvalid(
                 _("%(where)s: unknown column '%(name)s'%(hint)s")
@@ -100,6 +116,12 @@ class _Compiler:
                 code="unknown_column",
             )
         return self.schema[name]
+
+    def column_expr(self, name: str) -> exp.Expr:
+        """A column of the table, or the row's place in the file (1-based) for ROW_POSITION."""
+        if name == ROW_POSITION and name not in self.schema:
+            return exp.Paren(this=exp.Add(this=exp.column("rowid"), expression=exp.Literal.number(1)))
+        return ident(name)
 
     def output(self, name: str, where: str) -> str:
         if name not in self.output_kinds:
@@ -133,7 +155,7 @@ class _Compiler:
 
     def column_filter(self, f: Filter, where: str = "filter") -> exp.Expr:
         kind = self.column_kind(f.column, where)
-        target: exp.Expr = ident(f.column)
+        target: exp.Expr = self.column_expr(f.column)
         if f.grain:
             self.require_time(f.column, kind, where)
             target, kind = dialects.time_bucket(target, f.grain, self.dialect), dialects.BUCKET_KIND[f.grain]
@@ -155,8 +177,8 @@ class _Compiler:
     def aggregation(self, agg: Aggregation) -> exp.Expr:
         where = _("aggregation '%(name)s'") % {"name": agg.name}
         condition = self.where(agg.where, where)
-        value: exp.Expr = exp.Star() if agg.column is None else ident(agg.column)
         kind = "integer" if agg.column is None else self.column_kind(agg.column, where)
+        value: exp.Expr = exp.Star() if agg.column is None else self.column_expr(agg.column)
         numeric_only = agg.func not in ("count", "nunique", "min", "max")
         if numeric_only and kind not in NUMERIC:
             raise QueryInvalid(
@@ -285,7 +307,7 @@ class _Compiler:
         keys, selects = [], []
         for g in self.spec.group_by:
             kind = self.column_kind(g.column, "group_by")
-            key: exp.Expr = ident(g.column)
+            key: exp.Expr = self.column_expr(g.column)
             if g.grain:
                 self.require_time(g.column, kind, _("group_by '%(column)s'") % {"column": g.column})
                 key, kind = dialects.time_bucket(key, g.grain, self.dialect), dialects.BUCKET_KIND[g.grain]
@@ -331,7 +353,9 @@ class _Compiler:
         selects: list[exp.Expr] = []
         for name in self.spec.columns:
             self.output_kinds[name] = self.column_kind(name, "columns")
-            selects.append(ident(name))
+            value = self.column_expr(name)
+            named = isinstance(value, exp.Column)
+            selects.append(value if named else exp.alias_(value, exp.to_identifier(name, quoted=True), copy=False))
         names = set(self.schema)
         for d in self.spec.derived:
             node = parse_expression(d.expr, label=d.name, names=names)
@@ -361,10 +385,17 @@ def _refs_of(node: Node) -> set[str]:
 
 
 def compile_query(
-    spec: QuerySpec, *, schema: dict[str, str], table: str = "data", dialect: str = "duckdb", row_cap: int
+    spec: QuerySpec,
+    *,
+    schema: dict[str, str],
+    table: str = "data",
+    dialect: str = "duckdb",
+    row_cap: int,
+    ordered: bool = False,
 ) -> CompiledQuery:
-    """`schema` maps column name -> kind (integer, number, text, date, datetime, boolean, other)."""
-    compiler = _Compiler(spec, schema, table, dialect, row_cap)
+    """`schema` maps column name -> kind (integer, number, text, date, datetime, boolean, other); `ordered`: the
+    table is an uploaded file's, whose rows keep the file's order (ROW_POSITION may be used)."""
+    compiler = _Compiler(spec, schema, table, dialect, row_cap, ordered)
     tree = compiler.aggregate() if spec.is_aggregate else compiler.rows()
     return CompiledQuery(
         sql=tree.sql(dialect=dialect),

@@ -202,6 +202,9 @@ def season_years(value: Any) -> tuple[str, str] | None:
 
 _CENTURY_WORDS = {"fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19}
 _CENTURY_WORDS |= {"twentieth": 20, "twenty first": 21}
+# "单月最高销售额", "单日": one month (day) as the unit an extreme is taken over; not the 单 of a noun
+# (订单日期, 清单, 账单) nor 单日期
+ONE_PERIOD_ZH = r"(?<![订清账帐菜名保票表下买卖退运货接派工传报])单(?:月|日(?!期))"
 # "the 20th century", "the nineteenth century", "20世纪": a hundred years, named by their number
 CENTURY = re.compile(
     r"(?<![\w.])(?:(?P<n>1[5-9]|2[01])(?:st|nd|rd|th)|(?P<w>fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|"

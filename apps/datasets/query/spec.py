@@ -41,6 +41,10 @@ AggFunc = Literal["sum", "avg", "min", "max", "count", "nunique", "median", "std
 TimeGrain = Literal["day", "week", "month", "quarter", "year"]
 WindowFunc = Literal["share_of_total", "mean_of_groups", "pct_change", "diff", "cumsum", "rank"]
 Scalar = str | int | float | bool | None
+# A row's place in an uploaded file (1 = the first data row), usable like a column in columns, filters, group_by,
+# aggregations and sort: "the first team listed", "the song right before X". Only files keep an order; a real
+# column of the same name wins.
+ROW_POSITION = "@row"
 
 # Names are always quoted identifiers in SQL, so any printable text is safe; headers keep their spelling.
 Name = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[^\x00-\x1f]+$")]

@@ -131,4 +131,31 @@ HR = [
         lambda df: table(df.groupby("age").size().sort_index(ascending=False).head(1), "n"),
         ("age",),
     ),
+    Case(  # row_position: a row by its place in the uploaded file, with its row number
+        "H18",
+        "hr",
+        "en",
+        "What is the location of the last employee listed?",
+        lambda df: pd.DataFrame({"location": [df["location"].iloc[-1]], "@row": [len(df)]}),
+        ("location",),
+    ),
+    Case(
+        "H19",
+        "hr",
+        "zh",
+        "第5行的salary是多少？",
+        lambda df: pd.DataFrame({"salary": [df["salary"].iloc[4]], "@row": [5]}),
+    ),
+    Case(
+        "H20",
+        "hr",
+        "en",
+        "What is the salary of the first employee listed in Shanghai?",
+        lambda df: pd.DataFrame(
+            {
+                "salary": [df.loc[df["location"] == "Shanghai", "salary"].iloc[0]],
+                "@row": [int(df.index[df["location"] == "Shanghai"][0]) + 1],
+            }
+        ),
+    ),
 ]

@@ -1,0 +1,121 @@
+"""Rows named by their place in an uploaded file (apps/agent/offline/position.py, against_row.py): the first or
+last row listed, a row's number, the row right before or after a named one. A file keeps its rows' order, so
+these are answered from the engine's row position, with the row's number shown; a database table keeps none,
+so there the same questions are refused as before."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from apps.agent.tools import DataBinding
+from apps.datasets.query.spec import ROW_POSITION
+from apps.datasets.sources import services as source_services
+from tests.agent.test_offline_clarifications import ask
+from tests.agent.test_offline_question_shape import table
+
+HEADER = ["Title", "Performer", "Plays", "Fate"]
+SONGS = [  # not sorted by any column: only the file says which comes first
+    ["Morning Light", "Ana Ruiz", 420, "Kept"],
+    ["Paper Boats", "Leo Park", 185, "Dropped"],
+    ["Down The Charts", "Ana Ruiz", 930, "Kept"],
+    ["Blue Harbour", "Mia Chen", 77, "Dropped"],
+    ["Quiet Hours", "Leo Park", 512, "Kept"],
+    ["Salt and Stone", "Mia Chen", 264, "Dropped"],
+]
+
+
+@pytest.fixture
+def songs(csv_binding):
+    return table(csv_binding, "songs.csv", HEADER, SONGS)
+
+
+def _answered(binding, question: str):
+    response = ask(binding, question)
+    assert response.status == "answered" and response.clarification is None, response.answer
+    assert response.verification.passed, response.verification.reasons
+    return response
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted", "row"),
+    [
+        ("what is the first title listed?", "Morning Light", 1),
+        ("what is the last title on the list?", "Salt and Stone", 6),
+        ("which title is listed at the top?", "Morning Light", 1),
+        ("what is the last title listed that was dropped?", "Salt and Stone", 6),
+        ("what is the first title on the list by leo park?", "Paper Boats", 2),
+        ("how many plays does the last entry have?", "264", 6),
+    ],
+)
+def test_the_first_or_last_row_listed_is_read_from_the_files_order(songs, question, wanted, row):
+    response = _answered(songs, question)
+    head = response.answer.split("\n")[0]
+    assert wanted in head and f"row {row}" in head, response.answer
+    assert ROW_POSITION in response.tables[0].columns
+    assert len(response.tables[0].rows) == 1, "only the row at that place is read"
+    assert any("place in the uploaded file" in a for e in response.explanation for a in e.assumptions)
+
+
+def test_a_chinese_row_number_reads_that_row(songs):
+    response = _answered(songs, "第3行的Title是什么？")
+    assert "Down The Charts" in response.answer.split("\n")[0], response.answer
+    first = _answered(songs, "第一条记录的Plays是多少？")
+    assert "420" in first.answer.split("\n")[0] and "1,926" not in first.answer, "that row's value, not a total"
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted", "unwanted"),
+    [
+        ('which song comes directly before "down the charts"?', "Paper Boats", "Blue Harbour"),
+        ("what title comes after down the charts?", "Blue Harbour", "Paper Boats"),
+        ("which title is listed above quiet hours?", "Blue Harbour", "Salt and Stone"),
+        ("what title is previous to paper boats?", "Morning Light", "Down The Charts"),
+    ],
+)
+def test_the_row_right_before_or_after_a_named_one_follows_the_file(songs, question, wanted, unwanted):
+    response = _answered(songs, question)
+    lines = response.answer.split("\n")
+    nearest = next(line for line in lines if line.startswith("Right"))
+    assert wanted in nearest and unwanted not in nearest, response.answer
+    assert "file's order of rows" in nearest
+    assert [s.tool for s in response.audit.steps] == ["get_schema", "run_query", "run_query"]
+
+
+def test_a_named_value_in_several_rows_is_no_one_place(songs):
+    response = ask(songs, "which title comes after ana ruiz?")
+    assert response.status == "answered" and response.verification.passed
+    assert "Morning Light" not in response.answer.split("\n")[0] or "Sorry" in response.answer, response.answer
+
+
+def test_before_a_named_row_reads_the_tables_own_time_column_not_the_file(csv_binding):
+    rows = [["Gamma", 1952], ["Alpha", 1948], ["Delta", 1950], ["Beta", 1949]]
+    binding = table(csv_binding, "films.csv", ["Title", "Year"], rows)
+    response = _answered(binding, "what film was released before delta?")
+    nearest = next(line for line in response.answer.split("\n") if line.startswith("Right"))
+    assert "Beta" in nearest and "Alpha" not in nearest, "1949 is right before 1950, whatever the file's order"
+    assert ROW_POSITION not in response.tables[-1].columns
+
+
+@pytest.fixture
+def sql_songs(tenant_a, settings, tmp_path) -> DataBinding:
+    settings.SQLITE_SOURCES_ROOT = tmp_path
+    folder = tmp_path / tenant_a.slug
+    folder.mkdir()
+    with sqlite3.connect(folder / "music.db") as conn:
+        conn.execute('CREATE TABLE "songs" ("Title" TEXT, "Performer" TEXT, "Plays" INTEGER, "Fate" TEXT)')
+        conn.executemany('INSERT INTO "songs" VALUES (?, ?, ?, ?)', SONGS)
+    source = source_services.source_create(tenant=tenant_a, name="music", kind="sqlite", database="music.db")
+    return DataBinding.for_source(tenant=tenant_a, source=source)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what is the first title listed in songs?", 'which title in songs comes directly before "quiet hours"?'],
+)
+def test_a_database_table_keeps_no_order_so_places_are_refused(sql_songs, question):
+    response = ask(sql_songs, question)
+    assert response.status == "answered" and response.verification.passed
+    assert "Sorry" in response.answer and not response.tables, response.answer
+    assert "run_query" not in [s.tool for s in response.audit.steps], "nothing is computed"
