@@ -17,6 +17,7 @@ GRAINS = {
     "month": gettext_lazy("by month"),
     "quarter": gettext_lazy("by quarter"),
     "year": gettext_lazy("by year"),
+    "month_of_year": gettext_lazy("by month of the year, all years together"),
 }
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 _ATOM = 3

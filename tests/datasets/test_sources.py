@@ -123,6 +123,11 @@ SPECS = {
         "aggregations": [{"name": "单数", "func": "count"}],
         "filters": [{"column": "日期", "grain": "year", "op": "=", "value": 2025}],
     },
+    "month_of_year": {  # every January, November and December, whatever the year
+        "group_by": [{"column": "日期", "grain": "month_of_year", "alias": "月"}],
+        "aggregations": [{"name": "单数", "func": "count"}, {"name": "金额合计", "func": "sum", "column": "金额"}],
+        "filters": [{"column": "日期", "grain": "month_of_year", "op": "in", "value": [1, 11, 12]}],
+    },
     "derived_rows": {
         "columns": ["id", "金额", "数量"],
         "derived": [{"name": "小计", "expr": "round(金额 * 数量, 2)"}, {"name": "单价", "expr": "金额 / 数量"}],
@@ -308,3 +313,17 @@ def test_sample_rows_and_unknown_names(customer):
     with pytest.raises(QueryInvalid) as rejected:
         sources.execute_sql_safe(customer.source, "SELECT 不存在 FROM 订单")
     assert rejected.value.code == "source_rejected"
+
+
+def test_every_year_of_a_month_is_counted_as_the_rows_say(duck_reference):
+    """month_of_year against the rows themselves: every November and December, whatever the year."""
+    spec = QuerySpec.model_validate(SPECS["month_of_year"])
+    compiled = compile_query(spec, schema=KINDS, table="订单", dialect="duckdb", row_cap=10_000)
+    got = engine.execute(duck_reference, compiled.sql, compiled.params, row_cap=compiled.limit)
+    wanted: dict[int, list[float]] = {}
+    for _id, _region, _product, amount, _quantity, day in ORDERS:
+        if day is not None and day.month in (1, 11, 12):
+            wanted.setdefault(day.month, []).append(amount or 0)
+    assert {row[0]: row[1] for row in got.rows} == {m: len(v) for m, v in wanted.items()}
+    assert {row[0]: round(float(row[2]), 2) for row in got.rows} == {m: round(sum(v), 2) for m, v in wanted.items()}
+    assert len({d.year for *_r, d in ORDERS if d is not None and d.month == 12}) > 1, "several years' Decembers"

@@ -31,7 +31,14 @@ from apps.agent.offline.rankings import (
     ask_for_the_value,
 )
 from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms, fold, name_words, schema_of
-from apps.agent.offline.timewords import TimeFilter, default_grain, find_grain, find_time_filters, merge_years
+from apps.agent.offline.timewords import (
+    MONTHS_EN,
+    TimeFilter,
+    default_grain,
+    find_grain,
+    find_time_filters,
+    merge_years,
+)
 from apps.agent.offline.wording import speaking
 from apps.datasets.ingest.profile import TableProfile
 from apps.datasets.query.resolve import adds_up_what_follows
@@ -50,6 +57,12 @@ _HOW_MUCH_MONEY = re.compile(r"(?:多少|几)\s*(?:块)?钱|how much money")
 _N_PIECES = re.compile(r"(?<![\d.])(\d{1,4})\s*件(?!以上|以下|及以上|及以下|或以上|或以下|数)")
 _PRESENT = re.compile(r"有\s*([^\s，,。？?的]{1,8}?)\s*的?\s*(?:记录|订单|数据|行|明细)?\s*(?:里|中|当中|之中)")
 _YEAR_ALONE = re.compile(r"(?<![\d.:/-])(?:18|19|20)\d{2}(?![\d:/-]|\s*(?:m|km|metres|meters)\b)")
+_MONTH_NAMES = "|".join(MONTHS_EN)
+_MONTH_NAME_IN = re.compile(rf"(?<![a-z])(?:{_MONTH_NAMES})(?![a-z])", re.IGNORECASE)
+# "in november", "during the month of november": a month named alone, no day or year beside it
+_MONTH_ALONE = re.compile(
+    rf"(?<![a-z])(?:in|during|the\s+month\s+of)\s+(?:the\s+month\s+of\s+)?({_MONTH_NAMES})(?![a-z])(?!\s*,?\s*\d)"
+)
 _RANGE_WORD = re.compile(
     r"(?:after|before|since|until|till|through|from|between|and|to|later than|earlier than)\s+"
     r"(?:the\s+)?(?:year\s+)?$|[-–]\s*$"
@@ -140,6 +153,10 @@ class Analyzer:
             said = _WHEN_VERB.search(self.text, 0, f.start)  # "released in 2006": when the row happened
             if said is not None and self.lang == "en" and len(self.schema.of("time", "year")) == 1:
                 _claim(self.taken, said.start(), said.end("verb"))
+        texty = {f.spec["column"] for f in found if f.spec.get("op") == "contains"}
+        for t in [t for t in self.terms if t.kind == "column" and t.column in texty]:  # "released" of Release Date
+            _claim(self.taken, t.start, t.end)  # is the period's own column, read by the period's filter
+            self.terms.remove(t)
         self.named_periods = found  # as the question names them, before several years merge into one filter
         self.time_filters, self.years = merge_years(found)
         pieces = self._pieces()
@@ -386,7 +403,22 @@ class Analyzer:
                 return []  # "after 2011", "in 1996 and 1997": not one year's rows
             spec = {"column": dated[0].name, "op": "contains", "value": m.group(0)}
             added.append(TimeFilter(spec, m.start(), m.end(), m.group(0)))
-        return added if len(added) == 1 else []
+        return added if len(added) == 1 else self._months_in_text_dates(found)
+
+    def _months_in_text_dates(self, found: list[TimeFilter]) -> list[TimeFilter]:
+        """ "how many albums were released in the month of november" over a text column of dates written with
+        month names ("November 26, 1993"), when no date column can take the month: the rows whose cell holds
+        that month's name (`contains`), whatever the year. One month, said after in/during/the month of."""
+        dated = [v for v in self.schema.views if v.kind == "text" and _mostly_month_names(v.values)]
+        said = [m for m in _MONTH_ALONE.finditer(self.text) if not any(f.start <= m.start() < f.end for f in found)]
+        if len(dated) != 1 or len(said) != 1 or self.taken.find(1, said[0].start(1), said[0].end(1)) != -1:
+            return []
+        m = said[0]
+        name = next(n for n in MONTHS_EN if n.startswith(m.group(1)[:3])).capitalize()
+        if not any(name.lower() in str(v).lower() for v in dated[0].values):
+            return []  # no cell read names that month: asked about, as a month outside a date column's span is
+        spec = {"column": dated[0].name, "op": "contains", "value": name}
+        return [TimeFilter(spec, m.start(1), m.end(1), name)]
 
     def _free_of_others(self, start: int, end: int) -> bool:
         """Free of every other mention (the time column's own were set aside: "2025年一季度", "the year 2000")."""
@@ -794,6 +826,12 @@ _WHICH_PERIOD = re.compile(
 _NEXT = re.compile(r"(?<![a-z])(?:next|previous|preceding|following)(?![a-z])")
 _EACH_MARKERS = ("each", "per", "for each", "every", "各", "每个", "每")
 _ARTICLES = re.compile(r"(?:(?<![a-z])(?:a|an|the)\s*)+$")  # "other than a friendly match": the article is skipped
+
+
+def _mostly_month_names(values: Sequence[object]) -> bool:
+    """Text cells that mostly name a month ("November 26, 1993", "17 December 2007"): dates kept as text."""
+    texts = [str(v) for v in values if v is not None]
+    return len(texts) >= 3 and sum(1 for t in texts if _MONTH_NAME_IN.search(t)) >= 0.8 * len(texts)
 
 
 def _mostly_years(values: Sequence[object]) -> bool:

@@ -48,7 +48,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"(?<![a-z])(?:(?:in|during)\s+(?:the\s+month\s+of\s+)?|the\s+month\s+of\s+)(" + _MONTH_NAME + r")(?![a-z])"
         ),
     ),
-    ("month_bare", re.compile(r"(?<![\d年])(\d{1,2})\s*月(?:份)?(?!度)")),
+    ("month_bare", re.compile(r"(?:(?<![\d年])|(?<=每年)|(?<=各年))(\d{1,2})\s*月(?:份)?(?!度)")),
     ("quarter_bare", re.compile(r"(?<![a-z0-9])q([1-4])(?![0-9])|" + _Q_CN)),
     ("this_year", re.compile(r"今年|本年|本年度|(?<![a-z])(?:this|current) year")),
     (
@@ -271,9 +271,11 @@ class _Reader:
             years = [self.single_year]
         else:
             years = [y for y in self._years_spanned() if self._overlaps_month(y, month)]
-        if len(years) != 1 or self.column.category != "time":
+        if self.column.category != "time":
             return None
-        return [self.on("month", "=", f"{years[0]}-{month:02d}")]
+        if len(years) > 1:  # "released in the month of november" over many years: every November
+            return [self.on("month_of_year", "=", month)]
+        return [self.on("month", "=", f"{years[0]}-{month:02d}")] if years else None
 
     def _years_spanned(self) -> list[int]:
         return list(range(self.lo.year, self.hi.year + 1)) if self.lo and self.hi else []
@@ -287,8 +289,11 @@ class _Reader:
 
     def _month_bare(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
         month = int(m.group(1))
-        if self.single_year is None or not 1 <= month <= 12:
+        if not 1 <= month <= 12:
             return None
+        if self.single_year is None:  # "12月的销售额" over several years: every December, said so in the answer
+            spanned = len(self._years_spanned()) > 1 and self.column.category == "time"
+            return [self.on("month_of_year", "=", month)] if spanned else None
         return [self.on("month", "=", f"{self.single_year}-{month:02d}")]
 
     def _quarter(self, m: re.Match[str]) -> list[dict[str, Any]]:
@@ -408,8 +413,17 @@ def find_time_filters(text: str, column: ColumnView | None) -> list[TimeFilter]:
             label = m.group(0).strip()
             if yearly and label.lower().startswith("from"):  # "is from 2006" read as that year: said "2006"
                 label = str(year)
+            if specs[0].get("grain") == "month_of_year":  # "in november": every year's, as the answer says
+                label = every_year(kind, specs[0]["value"])
             found += [TimeFilter(s, m.start(), m.end(), label, year) for s in specs]
     return found
+
+
+def every_year(kind: str, month: int) -> str:
+    """A month named without its year, read as that month of every year, as the answer shows it."""
+    if kind == "month_bare":
+        return f"各年的{month}月"
+    return f"{MONTHS_EN[month - 1].capitalize()} of every year"
 
 
 def merge_years(filters: list[TimeFilter]) -> tuple[list[TimeFilter], list[int]]:

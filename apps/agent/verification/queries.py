@@ -154,6 +154,9 @@ class QueryFacts:
             if not (grain or column in self.time_columns or _TIME_NAME.search(column)):
                 continue
             values = value if isinstance(value, list) else [value]
+            if grain == "month_of_year":  # "every November": the month, whatever the year
+                tokens |= {f"M{int(v):02d}" for v in values if isinstance(v, int | float) and 1 <= v <= 12}
+                continue
             for v in values:
                 tokens |= date_tokens_of_value(v)
             if op in ("between", ">=", ">", "<", "<=") or (op == "in" and len(values) > 1):

@@ -25,6 +25,7 @@ TIME_BUCKETS: dict[str, dict[str, str]] = {
         "month": "STRFTIME(__c__, '%Y-%m')",
         "quarter": "CAST(YEAR(__c__) AS VARCHAR) || '-Q' || CAST(QUARTER(__c__) AS VARCHAR)",
         "year": "CAST(YEAR(__c__) AS INTEGER)",
+        "month_of_year": "CAST(MONTH(__c__) AS INTEGER)",
     },
     "postgres": {
         "day": "CAST(__c__ AS DATE)",
@@ -32,6 +33,7 @@ TIME_BUCKETS: dict[str, dict[str, str]] = {
         "month": "TO_CHAR(__c__, 'YYYY-MM')",
         "quarter": "TO_CHAR(__c__, 'YYYY-\"Q\"Q')",
         "year": "CAST(EXTRACT(YEAR FROM __c__) AS INTEGER)",
+        "month_of_year": "CAST(EXTRACT(MONTH FROM __c__) AS INTEGER)",
     },
     "mysql": {
         "day": "DATE(__c__)",
@@ -39,6 +41,7 @@ TIME_BUCKETS: dict[str, dict[str, str]] = {
         "month": "CONCAT(YEAR(__c__), '-', LPAD(MONTH(__c__), 2, '0'))",
         "quarter": "CONCAT(YEAR(__c__), '-Q', QUARTER(__c__))",
         "year": "YEAR(__c__)",
+        "month_of_year": "MONTH(__c__)",
     },
     "sqlite": {
         "day": "DATE(__c__)",
@@ -46,11 +49,19 @@ TIME_BUCKETS: dict[str, dict[str, str]] = {
         "month": "STRFTIME('%Y-%m', __c__)",
         "quarter": "STRFTIME('%Y', __c__) || '-Q' || ((CAST(STRFTIME('%m', __c__) AS INTEGER) + 2) / 3)",
         "year": "CAST(STRFTIME('%Y', __c__) AS INTEGER)",
+        "month_of_year": "CAST(STRFTIME('%m', __c__) AS INTEGER)",
     },
 }
 
 # What a time bucket yields, for checking filter values on it.
-BUCKET_KIND = {"day": "date", "week": "date", "month": "text", "quarter": "text", "year": "integer"}
+BUCKET_KIND = {
+    "day": "date",
+    "week": "date",
+    "month": "text",
+    "quarter": "text",
+    "year": "integer",
+    "month_of_year": "integer",  # 1-12, the month whatever the year: "every November"
+}
 
 AGGREGATES: dict[str, dict[str, str]] = {
     "median": {"duckdb": "MEDIAN(__c__)", "postgres": "PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY __c__)"},

@@ -38,7 +38,7 @@ DEFAULT_LIMIT = 1_000
 
 FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "contains", "is_null"]
 AggFunc = Literal["sum", "avg", "min", "max", "count", "nunique", "median", "stddev", "variance", "quantile", "corr"]
-TimeGrain = Literal["day", "week", "month", "quarter", "year"]
+TimeGrain = Literal["day", "week", "month", "quarter", "year", "month_of_year"]
 WindowFunc = Literal["share_of_total", "mean_of_groups", "pct_change", "diff", "cumsum", "rank"]
 Scalar = str | int | float | bool | None
 # A row's place in an uploaded file (1 = the first data row), usable like a column in columns, filters, group_by,
@@ -138,7 +138,9 @@ class Filter(_Strict):
     op: FilterOp
     value: Scalar | list[Scalar] = None
     grain: TimeGrain | None = Field(
-        default=None, description="compare the column's time bucket, e.g. grain=year, op='=', value=2025"
+        default=None,
+        description="compare the column's time bucket, e.g. grain=year, op='=', value=2025; "
+        "grain=month_of_year, value=11: November of every year",
     )
 
     @model_validator(mode="after")
