@@ -58,6 +58,16 @@ def test_the_first_or_last_row_listed_is_read_from_the_files_order(songs, questi
     assert any("place in the uploaded file" in a for e in response.explanation for a in e.assumptions)
 
 
+def test_the_first_of_a_kind_is_the_first_listed_where_no_date_orders_them(songs, csv_binding):
+    response = _answered(songs, "what is the name of the first title?")
+    assert "Morning Light" in response.answer.split("\n")[0] and "row 1" in response.answer, response.answer
+    last = _answered(songs, "who was the performer of the last title?")
+    assert "Mia Chen" in last.answer.split("\n")[0] and "row 6" in last.answer, last.answer
+    dated = table(csv_binding, "dated.csv", ["Title", "Year"], [["Gamma", 1952], ["Alpha", 1948], ["Beta", 1949]])
+    earliest = ask(dated, "what is the name of the first title?")
+    assert "row 1" not in earliest.answer and "Gamma" not in earliest.answer.split("\n")[0], earliest.answer
+
+
 def test_a_chinese_row_number_reads_that_row(songs):
     response = _answered(songs, "第3行的Title是什么？")
     assert "Down The Charts" in response.answer.split("\n")[0], response.answer

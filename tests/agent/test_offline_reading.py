@@ -246,6 +246,24 @@ def test_counting_the_rows_of_a_single_named_row_is_asked_about():
     assert plan.clarification.choices == ["What is the GM of Bulgaria?", "What is the FIDE of Bulgaria?"]
 
 
+def test_counting_the_rows_of_a_value_that_repeats_is_answered():
+    """ "never used" is the most frequent of the execution dates, so it is in several rows: they are counted."""
+    executions = TableProfile(
+        row_count=40,
+        columns=[
+            col("State", "text", "id", 40, values=[f"S{i}" for i in range(40)]),
+            col("Last execution date", "text", "dimension", 36, examples=["never used", "May 1, 1990", "June 3, 1979"]),
+        ],
+    )
+    plan = analyze("what is the total number of states that have never used capital punishment?", executions)
+    assert plan.clarification is None, plan.clarification
+    assert [(f.column, f.value) for f in plan.filters] == [("Last execution date", "never used")]
+    single = TableProfile(
+        row_count=40, columns=[*executions.columns[:1], {**executions.columns[1].model_dump(), "distinct_count": 40}]
+    )
+    assert analyze("how many states have never used capital punishment?", single).clarification is not None
+
+
 def test_the_same_as_another_row_is_refused_as_a_comparison_of_rows():
     plan = analyze("how many countries have the same number of grandmasters as bulgaria?", CHESS)
     assert plan.reason == "unsupported" and plan.unsupported == "row_compare"

@@ -3,7 +3,8 @@ the top of the list?", "the last horse on the list that was pulled up", "what is
 
 A file keeps its rows in the order they were written (the engine's ROW_POSITION, 1 = the first data row); a
 database table keeps none, so there these questions are refused as before. The place is read from the question's
-own words: first/top, last/final/bottom, or a row's number. The rest of the question is read as a lookup (the
+own words: first/top, last/final/bottom, or a row's number; "the first title" too where no date or year column
+could order the titles (the list is then their only order). The rest of the question is read as a lookup (the
 column asked for, the conditions named); the rows meeting the conditions are sorted by their place and the first
 (or last) one is listed with its row number. Anything else that names a place (a count, a total, "the second
 entry" among filtered rows) is refused as before. The neighbours of a named row ("the song right before X") are
@@ -30,6 +31,8 @@ _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六":
 _LAST = re.compile(r"(?<![a-z])(?:last|final|bottom)(?![a-z])|最后|末")
 _FIRST = re.compile(r"(?<![a-z])(?:first|top)(?![a-z])|第一|首")
 _NEIGHBOUR = re.compile(r"(?<![a-z])(?:next|previous|above|below|before|after)(?![a-z])|上一|下一|前一|后一")
+_ASKS_WHICH = re.compile(r"^\s*(?:what|which|who|whom|where|name)\s")
+_BARE_EDGE = re.compile(r"(?<![a-z])the\s+(?P<w>first|last|final)\s+")
 _PLACED_BEFORE = re.compile(rf"(?<![a-z])(?:{PLACE_VERBS}|ranks?|rated|seeded)\s+$")
 _ROW_NUMBER = re.compile(
     r"^(?:row|entry|record)\s+(?:no\.?\s*|number\s+)?(?P<n>\d+)$|^第\s*(?P<zh>[\d一二三四五六七八九十]+)\s*(?:行|条记录|条数据)$"
@@ -51,7 +54,7 @@ def find(text: str, taken: bytearray, terms: list[Term], schema: Schema) -> Edge
     """The place the folded question names (first/top, last/bottom, a row's number), with the columns named
     inside its words; None when it names none, or a neighbour ("previous to", "listed after": against_row.py)."""
     dates = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category in ("time", "year")]
-    span = row_order_span(text, taken, dates)
+    span = row_order_span(text, taken, dates) or _unordered_edge(text, taken, terms, schema)
     if span is None:
         return None
     start, end = span
@@ -70,6 +73,19 @@ def find(text: str, taken: bytearray, terms: list[Term], schema: Schema) -> Edge
         return Edge(start, end, inside, last=True)
     if _FIRST.search(words):
         return Edge(start, end, inside)
+    return None
+
+
+def _unordered_edge(text: str, taken: bytearray, terms: list[Term], schema: Schema) -> tuple[int, int] | None:
+    """ "what is the name of the first title?", "where was the first tournament held?" over a table with no date
+    or year column: nothing but the list orders the titles, so the first is the first listed. Only in a question
+    asking which, what, who or where, for "the first"/"the last" right before a column's name."""
+    if schema.of("time", "year") or not _ASKS_WHICH.match(text):
+        return None
+    for m in _BARE_EDGE.finditer(text):
+        named = [t for t in terms if t.kind == "column" and t.start == m.end()]
+        if named and taken.find(1, m.start("w"), m.end()) == -1:
+            return m.start("w"), named[0].end
     return None
 
 
@@ -107,7 +123,7 @@ def look_up(a: Analyzer, plan: Plan, where: Edge) -> None:
     if column is None or any(t.kind == "value" and t.column == column for t in a.terms):
         return
     plan.groups, plan.time_group, plan.metrics = [], None, []
-    plan.row_columns = [column]
+    plan.row_columns = [column, *(c for c in where.columns if c != column)]  # "the last title": which one, too
     plan.kind = "lookup"
     plan.question_kind = "lookup"
 

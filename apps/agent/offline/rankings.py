@@ -119,7 +119,7 @@ def ask_about_single_row(a: Analyzer, plan: Plan) -> Clarification | None:
         and a.schema.by_name[f.column].distinct >= ONE_ROW_EACH * rows * (1 - a.schema.by_name[f.column].null_ratio)
     ]
     value = str(single[0].value) if single else ""
-    if not value or any(ch.isdigit() for ch in value):
+    if not value or any(ch.isdigit() for ch in value) or _repeats(a, single[0].column, value):
         return None
     column = single[0].column
     others = [v for v in a.schema.views if v.name != column and not any(ch.isdigit() for ch in v.name)]
@@ -132,6 +132,18 @@ def ask_about_single_row(a: Analyzer, plan: Plan) -> Clarification | None:
         ) % {"value": value}
         choices = [_("What is the %(column)s of %(value)s?") % {"column": m.name, "value": value} for m in measures]
     return Clarification(question, choices)
+
+
+def _repeats(a: Analyzer, column: str, value: str) -> bool:
+    """The value is its column's most frequent one in a column where some value repeats ("never used" among
+    execution dates): it is in two rows at least, so counting its rows (of another column: states) says
+    something."""
+    profile = a.profile.column(column)
+    counted = a.cues.count_target
+    if profile is None or not profile.examples or (counted is not None and counted.column == column):
+        return False  # "how many titles are in the nfl blitz series": titles named so are not what is counted
+    present = round(a.schema.row_count * (1 - profile.null_ratio))
+    return profile.distinct_count < present and str(profile.examples[0]).casefold() == value.casefold()
 
 
 def ask_about_breakdown(a: Analyzer, plan: Plan) -> Clarification | None:
