@@ -129,3 +129,20 @@ def test_a_database_table_keeps_no_order_so_places_are_refused(sql_songs, questi
     assert response.status == "answered" and response.verification.passed
     assert "Sorry" in response.answer and not response.tables, response.answer
     assert "run_query" not in [s.tool for s in response.audit.steps], "nothing is computed"
+
+
+def test_a_title_quoted_in_its_cell_is_named_without_quotes(csv_binding):
+    rows = [['"Blue Moon"', "Ana"], ['"Stay Around"', "Leo"], ['"Hot Thing"', "Mia"], ['"Last Call"', "Ana"]]
+    binding = table(csv_binding, "tracks.csv", ["Title", "Performer"], rows)
+    response = _answered(binding, "what song was previous to hot thing?")
+    nearest = next(line for line in response.answer.split("\n") if line.startswith("Right"))
+    assert '"Stay Around"' in nearest and "Blue Moon" not in nearest, response.answer
+
+
+def test_a_rank_left_blank_for_the_medallists_leaves_the_finishing_order_to_the_list(csv_binding):
+    rows = [["", "Mark Henderson", 54.11], ["", "Eduardo Piccinini", 54.63], ["", "Brian Alderman", 54.75]]
+    rows += [[str(i), f"Swimmer {i}", 55 + i / 10] for i in range(4, 9)]
+    binding = table(csv_binding, "final.csv", ["Rank", "Name", "Time"], rows)
+    response = _answered(binding, "who finished before eduardo piccinini?")
+    nearest = next(line for line in response.answer.split("\n") if line.startswith("Right"))
+    assert "Mark Henderson" in nearest and "Brian" not in nearest, response.answer

@@ -150,6 +150,8 @@ def _ordering(a: Analyzer, anchor: Term, layout: bool = False) -> str | None:
     found = _ordering_column(a, anchor)
     if found is None and a.ordered and (not _times(a) or _PLACED.search(a.text)):
         return ROW_POSITION  # "what state comes after kerala": the next in the list, where no place is kept
+    if found is not None and a.ordered and a.schema.by_name[found].finishing and a.schema.by_name[found].null_ratio:
+        return ROW_POSITION  # a Rank left blank for the medallists: the list is the finishing order
     return found
 
 

@@ -749,9 +749,14 @@ class Analyzer:
         anchored = against_row.read(self) if family == "row_compare" or neighbour else None
         if anchored is None:
             return self.fallback([word], "unsupported", family)
-        if anchored.anchor is not None and anchored.anchor.nearest:  # "the next prime minister after …"
+        anchor = anchored.anchor
+        if anchor is not None and anchor.nearest:  # "the next prime minister after …"
             for m in _NEXT.finditer(self.text):
                 _claim(self.taken, m.start(), m.end())
+            others = [t for t in self.terms if not (t.kind == "value" and t.column == anchor.column)]
+            head = lookup.kind_head(self.text, self.schema, others)  # "what song was previous to hot thing": a song
+            if head is not None and head.column == anchor.column:  # of the named one's column, the one listed
+                _claim(self.taken, head.start, head.end)
         asked = self.readings.asked or ask_about_conditions(self, anchored) or ask_about_left_out(self, anchored)
         return anchored if asked is None else self.clarify(asked)
 

@@ -536,6 +536,9 @@ def _noted_names(view: ColumnView) -> dict[str, Any]:
     return {core: values[0] for core, values in names.items() if len(values) == 1}
 
 
+_QUOTES = "\"'“”‘’«»「」"
+
+
 def _value_candidates(question: str, text: str, view: ColumnView, items: dict[str, str]) -> list[Term]:
     found = []
     for folded_item, item in items.items():
@@ -553,6 +556,10 @@ def _value_candidates(question: str, text: str, view: ColumnView, items: dict[st
             found.append(
                 Term(view.name, "value", match.start(), match.end(), VALUE_EXACT if exact else VALUE_FOLDED, value)
             )
+        quoted = folded.strip(_QUOTES).strip()  # '"Hot Thing"', a song title quoted in its cell, said without them
+        if quoted != folded and len(quoted) >= 2 and not quoted.replace(".", "").isdigit():
+            for match in alias_pattern(quoted).finditer(text):
+                found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, value))
         for synonym in (*VALUE_SYNONYMS.get(folded, ()), *_season_spellings(folded)):
             for match in alias_pattern(fold(synonym)).finditer(text):
                 found.append(Term(view.name, "value", match.start(), match.end(), VALUE_SYNONYM, value))
