@@ -463,3 +463,29 @@ def test_a_half_year_without_its_year_is_in_the_year_the_question_names():
     said = [(f.column, f.op, f.value) for m in plan.metrics for f in m.where]
     assert ("日期", ">=", "2025-07-01") in said and ("日期", ">=", "2025-01-01") in said, said
     assert any("2025-H2" in m.name for m in plan.metrics), plan.metrics
+
+
+def test_one_quantity_in_two_units_is_read_without_asking():
+    """ "Isolation (mi)" and "Isolation (km)" order the peaks alike: the first is read, its unit in its name;
+    two different quantities of one word ("Year opened", "Year abandoned") are still asked about."""
+    peaks = TableProfile(
+        row_count=20,
+        columns=[
+            col("Mountain Peak", "text", "id", 20, values=[f"Peak {i}" for i in range(20)]),
+            col("Isolation (mi)", "number", "measure", 20, lo=1, hi=1646),
+            col("Isolation (km)", "number", "measure", 20, lo=2, hi=2649),
+        ],
+    )
+    plan = analyze("which mountain peak has the most isolation?", peaks)
+    assert plan.clarification is None, plan.clarification
+    assert [m.column for m in plan.metrics] == ["Isolation (mi)"]
+    canals = TableProfile(
+        row_count=20,
+        columns=[
+            col("Canal", "text", "id", 20, values=[f"Canal {i}" for i in range(20)]),
+            col("Length (miles)", "number", "measure", 20, lo=1, hi=90),
+            col("Year opened", "integer", "measure", 20, lo=1700, hi=1900),
+            col("Year abandoned", "integer", "measure", 20, lo=1800, hi=1990),
+        ],
+    )
+    assert analyze("what is the average year of the canals?", canals).clarification is not None

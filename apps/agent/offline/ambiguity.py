@@ -288,6 +288,18 @@ def ask_rate(question: str, rate: SubjectRate, lang: Lang) -> Clarification | No
         )
 
 
+_UNIT_SUFFIX = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+
+
+def _one_quantity(columns: list[str]) -> list[str]:
+    """ "Isolation (mi)" and "Isolation (km)", "Weight at birth (g)" and "(oz)": one quantity in two units, which
+    order, compare and count alike; the first is read (its unit is in its name, shown with every value)."""
+    if len(columns) > 1 and len({_UNIT_SUFFIX.sub("", c).casefold() for c in columns}) == 1:
+        if all(_UNIT_SUFFIX.search(c) for c in columns):
+            return columns[:1]
+    return columns
+
+
 @dataclass
 class Readings:
     """What the question's mentions mean once settled: the mentions, the rate of a subject to compute (its
@@ -310,6 +322,7 @@ def read(question: str, text: str, schema: Schema, terms: list[Term], lang: Lang
         view: ColumnView = schema.by_name[term.column]
         if term.kind == "column" and view.category == "measure":
             columns, end = measure_readings(schema, text, term, terms)
+            columns = _one_quantity(columns)
             if len(columns) == 1:
                 term = replace(term, column=columns[0], end=end)
             else:
