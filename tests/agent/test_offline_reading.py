@@ -130,7 +130,7 @@ def test_two_named_groups_compared_give_one_difference_computed_by_the_query():
         [{"column": "Nation", "op": "=", "value": "United States"}],
     )
     assert russia["where"] == [{"column": "Nation", "op": "=", "value": "Russia"}]
-    assert spec["derived"] == [{"name": "more_by", "expr": f"[{us['name']}] - [{russia['name']}]"}]
+    assert spec["derived"] == [{"name": "more by", "expr": f"[{us['name']}] - [{russia['name']}]"}]
     assert "group_by" not in spec and "filters" not in spec
     spec = analyze("what is the difference in gold between norway and russia?", MEDAL_TABLE).spec()
     assert spec["derived"][0]["expr"].startswith("abs(")
@@ -489,3 +489,17 @@ def test_one_quantity_in_two_units_is_read_without_asking():
         ],
     )
     assert analyze("what is the average year of the canals?", canals).clarification is not None
+
+
+def test_medals_alone_are_a_medal_tables_total():
+    medals = TableProfile(
+        row_count=60,
+        columns=[
+            *MEDAL_TABLE.columns,
+            col("Bronze", "integer", "measure", 20, lo=0, hi=30),
+            col("Total", "integer", "measure", 40, lo=1, hi=90),
+        ],
+    )
+    spec = analyze("how many more medals did the united states win compared to russia?", medals).spec()
+    assert {a["column"] for a in spec["aggregations"]} == {"Total"}, spec
+    assert [a["name"] for a in spec["aggregations"]] == ["total Total (United States)", "total Total (Russia)"]

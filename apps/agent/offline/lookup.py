@@ -84,6 +84,7 @@ _WORK_HEADER = re.compile(
     r"(?<![a-z])(?:title|film|movie|song|single|album|track|book|novel|show|episode|work)s?(?![a-z])",
     re.IGNORECASE,
 )
+_TITLE_HEADER = re.compile(r"(?<![a-z])titles?(?![a-z])", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*when\s")
 _WHEN_YEAR = re.compile(r"^\s*(?:when|(?:in\s+)?(?:what|which)\s+year)\s")  # "in what year was he first elected"
 _WHERE = re.compile(r"^\s*where\s")
@@ -236,8 +237,11 @@ def kind_head(text: str, schema: Schema, terms: list[Term]) -> Term | None:
     elif place is not None:
         header = _TOWN_HEADER if place.group("town") else _GROUND_HEADER
         found = _one([v.name for v in views if header.search(v.name)])
-    elif _WORK_NOUN.fullmatch(noun):
-        found = _one([v.name for v in views if _WORK_HEADER.search(v.name)])
+    elif _WORK_NOUN.fullmatch(noun):  # "what song": a Song column; else the one Title ("the only single": Title,
+        works = [v.name for v in views if _WORK_HEADER.search(v.name)]  # not Album)
+        own = [w for w in works if re.search(rf"(?<![a-z]){re.escape(noun.rstrip('s'))}s?(?![a-z])", w, re.I)]
+        titles = [w for w in works if _TITLE_HEADER.search(w)]
+        found = _one(own) if own else _one(works) or _one(titles)
     else:
         return None
     return None if found is None else Term(found, "column", head.start(), head.end("noun"), 2.0)

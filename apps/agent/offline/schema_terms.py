@@ -407,9 +407,16 @@ _STANDINGS = {
 _ANY_TABLE = {k: _STANDINGS[k] for k in ("pts", "pld")}  # no other table writes these
 
 
+# A medal table's Total (beside Gold, Silver and Bronze) is what "medals" alone counts: "how many medals did
+# south korea win", "how many medals total did ranks 10-15 earn"
+_MEDALS = {"total": ("medals", "medal", "total medals", "medal count", "medals total")}
+
+
 def _standings(views: list[ColumnView]) -> list[ColumnView]:
     names = {fold(v.name).strip(" .") for v in views}
     words = _STANDINGS if {"w", "l"} <= names else _ANY_TABLE
+    if {"gold", "silver", "bronze", "total"} <= names:
+        words = {**words, **_MEDALS}
     return [_abbreviated(v, words) for v in views]
 
 

@@ -70,16 +70,18 @@ def build(b: MetricBuilder) -> None:
     names = []
     for term in terms:
         b.used.add(term.start)
-        name = b.unique(f"{term.value}{what}" if b.zh else f"{what}_{term.value}")
+        with speaking(b.a.lang):  # "华东金额合计", "total Silver (Russia)"
+            name = b.unique(_("%(measure)s (%(value)s)") % {"value": term.value, "measure": what})
         where = [Filter(column=column, op="=", value=term.value)]
         b.add(Metric(name, func, base.column if base else None, where=where), term.start)
         names.append(name)
     b.plan.groups = [g for g in b.plan.groups if g.column != column]
     first, second = names
-    if _more(b):
-        name, expr = b.unique("多出" if b.zh else "more_by"), f"[{first}] - [{second}]"
-    else:
-        name, expr = b.unique("差值" if b.zh else "difference"), f"abs([{first}] - [{second}])"
+    with speaking(b.a.lang):
+        if _more(b):
+            name, expr = b.unique(_("more by")), f"[{first}] - [{second}]"
+        else:
+            name, expr = b.unique(_("difference")), f"abs([{first}] - [{second}])"
     b.plan.derived.append(Derived(name=name, expr=expr))
     b.plan.shown = [Shown(name), Shown(first), Shown(second)]
 
