@@ -67,6 +67,14 @@ def ask(binding: DataBinding, question: str, history: list[dict[str, str]] | Non
     return answer_question(binding=binding, question=question, history=history or [], model=OfflinePlanner())
 
 
+def verified_answer(binding: DataBinding, question: str) -> AskResponse:
+    """The response must be an answer (no question asked back) that verify passed."""
+    response = ask(binding, question)
+    assert response.status == "answered" and response.clarification is None, response.answer
+    assert response.verification.passed, response.verification.reasons
+    return response
+
+
 def clarified(binding: DataBinding, question: str) -> AskResponse:
     """The response must be a clarification: a verified question, without numbers, computing nothing."""
     response = ask(binding, question)

@@ -8,18 +8,11 @@ import datetime as dt
 
 import pytest
 
-from tests.agent.test_offline_clarifications import ask
+from tests.agent.test_offline_clarifications import verified_answer
 from tests.agent.test_offline_question_shape import table
 
 START = dt.date(2023, 1, 5)
 ROWS = [[(START + dt.timedelta(days=3 * i)).isoformat(), ["East", "West"][i % 2], 10 + i % 37] for i in range(300)]
-
-
-def _answered(binding, question: str):
-    response = ask(binding, question)
-    assert response.status == "answered" and response.clarification is None, response.answer
-    assert response.verification.passed, response.verification.reasons
-    return response
 
 
 def _of_month(month: int) -> list[list]:
@@ -37,19 +30,19 @@ def orders_zh(csv_binding):
 
 
 def test_a_month_over_several_years_is_that_month_of_every_year(orders):
-    response = _answered(orders, "how many orders were placed in november?")
+    response = verified_answer(orders, "how many orders were placed in november?")
     assert f"is {len(_of_month(11))}." in response.answer.split("\n")[0], response.answer
     assert "November of every year" in response.answer
-    by_region = _answered(orders, "total amount in the month of november by region")
+    by_region = verified_answer(orders, "total amount in the month of november by region")
     east = sum(r[2] for r in _of_month(11) if r[1] == "East")
     assert f"East: total amount {east}" in by_region.answer, by_region.answer
 
 
 def test_a_chinese_month_over_several_years_says_every_year(orders_zh):
-    total = _answered(orders_zh, "12月的金额合计是多少？")
+    total = verified_answer(orders_zh, "12月的金额合计是多少？")
     assert f"{sum(r[2] for r in _of_month(12))}" in total.answer.split("\n")[0], total.answer
     assert "各年的12月" in total.answer
-    yearly = _answered(orders_zh, "每年12月的金额合计是多少？")
+    yearly = verified_answer(orders_zh, "每年12月的金额合计是多少？")
     for year in (2023, 2024):
         amount = sum(r[2] for r in _of_month(12) if r[0].startswith(str(year)))
         assert f"{year}：金额合计 {amount}" in yearly.answer, yearly.answer
@@ -58,7 +51,7 @@ def test_a_chinese_month_over_several_years_says_every_year(orders_zh):
 def test_a_month_in_one_years_data_is_that_years(csv_binding):
     rows = [r for r in ROWS if r[0].startswith("2024")]
     binding = table(csv_binding, "orders_2024.csv", ["下单日期", "地区", "金额"], rows)
-    response = _answered(binding, "12月的金额合计是多少？")
+    response = verified_answer(binding, "12月的金额合计是多少？")
     assert "各年" not in response.answer
     assert f"{sum(r[2] for r in rows if r[0].startswith('2024-12'))}" in response.answer.split("\n")[0]
 
@@ -74,6 +67,6 @@ def test_dates_kept_as_text_are_read_by_the_months_name(csv_binding):
         ["March 3, 1995", "Fire"],
     ]
     binding = table(csv_binding, "albums.csv", ["Release Date", "Album"], rows)
-    response = _answered(binding, "how many albums were released in the month of november?")
+    response = verified_answer(binding, "how many albums were released in the month of november?")
     assert "is 3." in response.answer.split("\n")[0], response.answer
     assert "November" in response.answer.split("\n")[1]

@@ -12,7 +12,7 @@ import pytest
 from apps.agent.tools import DataBinding
 from apps.datasets.query.spec import ROW_POSITION
 from apps.datasets.sources import services as source_services
-from tests.agent.test_offline_clarifications import ask
+from tests.agent.test_offline_clarifications import ask, verified_answer
 from tests.agent.test_offline_question_shape import table
 
 HEADER = ["Title", "Performer", "Plays", "Fate"]
@@ -31,13 +31,6 @@ def songs(csv_binding):
     return table(csv_binding, "songs.csv", HEADER, SONGS)
 
 
-def _answered(binding, question: str):
-    response = ask(binding, question)
-    assert response.status == "answered" and response.clarification is None, response.answer
-    assert response.verification.passed, response.verification.reasons
-    return response
-
-
 @pytest.mark.parametrize(
     ("question", "wanted", "row"),
     [
@@ -50,7 +43,7 @@ def _answered(binding, question: str):
     ],
 )
 def test_the_first_or_last_row_listed_is_read_from_the_files_order(songs, question, wanted, row):
-    response = _answered(songs, question)
+    response = verified_answer(songs, question)
     head = response.answer.split("\n")[0]
     assert wanted in head and f"row {row}" in head, response.answer
     assert ROW_POSITION in response.tables[0].columns
@@ -59,9 +52,9 @@ def test_the_first_or_last_row_listed_is_read_from_the_files_order(songs, questi
 
 
 def test_the_first_of_a_kind_is_the_first_listed_where_no_date_orders_them(songs, csv_binding):
-    response = _answered(songs, "what is the name of the first title?")
+    response = verified_answer(songs, "what is the name of the first title?")
     assert "Morning Light" in response.answer.split("\n")[0] and "row 1" in response.answer, response.answer
-    last = _answered(songs, "who was the performer of the last title?")
+    last = verified_answer(songs, "who was the performer of the last title?")
     assert "Mia Chen" in last.answer.split("\n")[0] and "row 6" in last.answer, last.answer
     dated = table(csv_binding, "dated.csv", ["Title", "Year"], [["Gamma", 1952], ["Alpha", 1948], ["Beta", 1949]])
     earliest = ask(dated, "what is the name of the first title?")
@@ -69,9 +62,9 @@ def test_the_first_of_a_kind_is_the_first_listed_where_no_date_orders_them(songs
 
 
 def test_a_chinese_row_number_reads_that_row(songs):
-    response = _answered(songs, "第3行的Title是什么？")
+    response = verified_answer(songs, "第3行的Title是什么？")
     assert "Down The Charts" in response.answer.split("\n")[0], response.answer
-    first = _answered(songs, "第一条记录的Plays是多少？")
+    first = verified_answer(songs, "第一条记录的Plays是多少？")
     assert "420" in first.answer.split("\n")[0] and "1,926" not in first.answer, "that row's value, not a total"
 
 
@@ -85,7 +78,7 @@ def test_a_chinese_row_number_reads_that_row(songs):
     ],
 )
 def test_the_row_right_before_or_after_a_named_one_follows_the_file(songs, question, wanted, unwanted):
-    response = _answered(songs, question)
+    response = verified_answer(songs, question)
     lines = response.answer.split("\n")
     nearest = next(line for line in lines if line.startswith("Right"))
     assert wanted in nearest and unwanted not in nearest, response.answer
@@ -102,7 +95,7 @@ def test_a_named_value_in_several_rows_is_no_one_place(songs):
 def test_before_a_named_row_reads_the_tables_own_time_column_not_the_file(csv_binding):
     rows = [["Gamma", 1952], ["Alpha", 1948], ["Delta", 1950], ["Beta", 1949]]
     binding = table(csv_binding, "films.csv", ["Title", "Year"], rows)
-    response = _answered(binding, "what film was released before delta?")
+    response = verified_answer(binding, "what film was released before delta?")
     nearest = next(line for line in response.answer.split("\n") if line.startswith("Right"))
     assert "Beta" in nearest and "Alpha" not in nearest, "1949 is right before 1950, whatever the file's order"
     assert ROW_POSITION not in response.tables[-1].columns
@@ -134,7 +127,7 @@ def test_a_database_table_keeps_no_order_so_places_are_refused(sql_songs, questi
 def test_a_title_quoted_in_its_cell_is_named_without_quotes(csv_binding):
     rows = [['"Blue Moon"', "Ana"], ['"Stay Around"', "Leo"], ['"Hot Thing"', "Mia"], ['"Last Call"', "Ana"]]
     binding = table(csv_binding, "tracks.csv", ["Title", "Performer"], rows)
-    response = _answered(binding, "what song was previous to hot thing?")
+    response = verified_answer(binding, "what song was previous to hot thing?")
     nearest = next(line for line in response.answer.split("\n") if line.startswith("Right"))
     assert '"Stay Around"' in nearest and "Blue Moon" not in nearest, response.answer
 
@@ -143,6 +136,6 @@ def test_a_rank_left_blank_for_the_medallists_leaves_the_finishing_order_to_the_
     rows = [["", "Mark Henderson", 54.11], ["", "Eduardo Piccinini", 54.63], ["", "Brian Alderman", 54.75]]
     rows += [[str(i), f"Swimmer {i}", 55 + i / 10] for i in range(4, 9)]
     binding = table(csv_binding, "final.csv", ["Rank", "Name", "Time"], rows)
-    response = _answered(binding, "who finished before eduardo piccinini?")
+    response = verified_answer(binding, "who finished before eduardo piccinini?")
     nearest = next(line for line in response.answer.split("\n") if line.startswith("Right"))
     assert "Mark Henderson" in nearest and "Brian" not in nearest, response.answer

@@ -503,3 +503,5 @@ def test_medals_alone_are_a_medal_tables_total():
     spec = analyze("how many more medals did the united states win compared to russia?", medals).spec()
     assert {a["column"] for a in spec["aggregations"]} == {"Total"}, spec
     assert [a["name"] for a in spec["aggregations"]] == ["total Total (United States)", "total Total (Russia)"]
+    bronze = analyze("how many bronze medals did norway win?", medals).spec()  # the longer name is the metal's
+    assert [a["column"] for a in bronze["aggregations"]] == ["Bronze"], bronze

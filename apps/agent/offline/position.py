@@ -22,12 +22,12 @@ from apps.agent.offline.cues import PLACE_VERBS, row_order_span
 from apps.agent.offline.lookup import shown_columns
 from apps.agent.offline.plan import Plan
 from apps.agent.offline.schema_terms import Schema, Term
+from apps.agent.offline.timewords import _number
 from apps.datasets.query.spec import ROW_POSITION, Filter, Sort
 
 if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer
 
-_ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _LAST = re.compile(r"(?<![a-z])(?:last|final|bottom)(?![a-z])|最后|末")
 _FIRST = re.compile(r"(?<![a-z])(?:first|top)(?![a-z])|第一|首")
 _NEIGHBOUR = re.compile(r"(?<![a-z])(?:next|previous|above|below|before|after)(?![a-z])|上一|下一|前一|后一")
@@ -65,7 +65,7 @@ def find(text: str, taken: bytearray, terms: list[Term], schema: Schema) -> Edge
     number = _ROW_NUMBER.match(words.strip())
     if number is not None:
         n = number.group("n") or number.group("zh")
-        row = int(n) if n.isdigit() else _zh_number(n)
+        row = _number(n, 0)
         return Edge(start, end, inside, row=row) if row else None
     if _NEIGHBOUR.search(words):
         return None
@@ -86,20 +86,6 @@ def _unordered_edge(text: str, taken: bytearray, terms: list[Term], schema: Sche
         named = [t for t in terms if t.kind == "column" and t.start == m.end()]
         if named and taken.find(1, m.start("w"), m.end()) == -1:
             return m.start("w"), named[0].end
-    return None
-
-
-def _zh_number(text: str) -> int | None:
-    if text == "十":
-        return 10
-    if text.startswith("十"):
-        return 10 + _ZH_DIGITS.get(text[1:], 0)
-    if len(text) == 1:
-        return _ZH_DIGITS.get(text)
-    if len(text) == 2 and text.endswith("十"):
-        return _ZH_DIGITS.get(text[0], 0) * 10
-    if len(text) == 3 and text[1] == "十":
-        return _ZH_DIGITS.get(text[0], 0) * 10 + _ZH_DIGITS.get(text[2], 0)
     return None
 
 

@@ -408,8 +408,11 @@ _ANY_TABLE = {k: _STANDINGS[k] for k in ("pts", "pld")}  # no other table writes
 
 
 # A medal table's Total (beside Gold, Silver and Bronze) is what "medals" alone counts: "how many medals did
-# south korea win", "how many medals total did ranks 10-15 earn"
-_MEDALS = {"total": ("medals", "medal", "total medals", "medal count", "medals total")}
+# south korea win", "how many medals total did ranks 10-15 earn"; "bronze medals" is Bronze's, the longer name
+_MEDALS = {
+    "total": ("medals", "medal", "total medals", "medal count", "medals total"),
+    **{metal: (f"{metal} medals", f"{metal} medal", f"{metal}s") for metal in ("gold", "silver", "bronze")},
+}
 
 
 def _standings(views: list[ColumnView]) -> list[ColumnView]:
