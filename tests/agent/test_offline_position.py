@@ -40,6 +40,7 @@ def songs(csv_binding):
         ("what is the last title listed that was dropped?", "Salt and Stone", 6),
         ("what is the first title on the list by leo park?", "Paper Boats", 2),
         ("how many plays does the last entry have?", "264", 6),
+        ("what is the title of the last song?", "Salt and Stone", 6),
     ],
 )
 def test_the_first_or_last_row_listed_is_read_from_the_files_order(songs, question, wanted, row):

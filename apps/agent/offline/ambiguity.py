@@ -23,7 +23,16 @@ from django.utils.translation import gettext as _
 from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline.lexicon import CONCEPTS, GROUP_MARKERS, RATE_WORDS
 from apps.agent.offline.plan import Lang
-from apps.agent.offline.schema_terms import CONCEPT_PART, NAME, ColumnView, Schema, Term, alias_pattern, fold
+from apps.agent.offline.schema_terms import (
+    CONCEPT_PART,
+    NAME,
+    ColumnView,
+    Schema,
+    Term,
+    alias_pattern,
+    fold,
+    without_unit,
+)
 from apps.agent.offline.wording import names, speaking
 
 Unit = Literal["quantity", "amount"]
@@ -288,16 +297,11 @@ def ask_rate(question: str, rate: SubjectRate, lang: Lang) -> Clarification | No
         )
 
 
-_UNIT_SUFFIX = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
-
-
 def _one_quantity(columns: list[str]) -> list[str]:
     """ "Isolation (mi)" and "Isolation (km)", "Weight at birth (g)" and "(oz)": one quantity in two units, which
     order, compare and count alike; the first is read (its unit is in its name, shown with every value)."""
-    if len(columns) > 1 and len({_UNIT_SUFFIX.sub("", c).casefold() for c in columns}) == 1:
-        if all(_UNIT_SUFFIX.search(c) for c in columns):
-            return columns[:1]
-    return columns
+    bare = {without_unit(fold(c).strip()) for c in columns}
+    return columns[:1] if len(columns) > 1 and len(bare) == 1 and None not in bare else columns
 
 
 @dataclass

@@ -228,8 +228,14 @@ def kind_head(text: str, schema: Schema, terms: list[Term]) -> Term | None:
     head = _KIND_HEAD.match(text) or _KIND_LATER.search(text)  # "… all directed which film?"
     if head is None or any(t.start < head.end("noun") and head.start("noun") < t.end for t in terms):
         return None
-    noun = head.group("noun")
-    filtered = {t.column for t in terms if t.kind == "value"}
+    found = noun_column(head.group("noun"), schema, {t.column for t in terms if t.kind == "value"})
+    return None if found is None else Term(found, "column", head.start(), head.end("noun"), 2.0)
+
+
+def noun_column(noun: str, schema: Schema, filtered: set[str]) -> str | None:
+    """The one column a noun for a kind of thing stands for: people ("swimmer"), places ("city", "venue") or
+    titles ("film", "song"); none that a condition of the question filters on. None when the noun is no such
+    word or the table has no single such column."""
     views = [v for v in schema.views if v.name not in filtered and v.category in ("id", "dimension")]
     place = _PLACE_NOUN.fullmatch(noun)
     if _PERSON_NOUN.fullmatch(noun):  # a column whose header names people, never any column of unique names
@@ -244,7 +250,7 @@ def kind_head(text: str, schema: Schema, terms: list[Term]) -> Term | None:
         found = _one(own) if own else _one(works) or _one(titles)
     else:
         return None
-    return None if found is None else Term(found, "column", head.start(), head.end("noun"), 2.0)
+    return found
 
 
 def _one(names: list[str]) -> str | None:

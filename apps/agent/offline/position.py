@@ -33,6 +33,7 @@ _FIRST = re.compile(r"(?<![a-z])(?:first|top)(?![a-z])|第一|首")
 _NEIGHBOUR = re.compile(r"(?<![a-z])(?:next|previous|above|below|before|after)(?![a-z])|上一|下一|前一|后一")
 _ASKS_WHICH = re.compile(r"^\s*(?:what|which|who|whom|where|name)\s")
 _BARE_EDGE = re.compile(r"(?<![a-z])the\s+(?P<w>first|last|final)\s+")
+_NOUN = re.compile(r"[a-z]+(?![a-z'\-])")
 _PLACED_BEFORE = re.compile(rf"(?<![a-z])(?:{PLACE_VERBS}|ranks?|rated|seeded)\s+$")
 _ROW_NUMBER = re.compile(
     r"^(?:row|entry|record)\s+(?:no\.?\s*|number\s+)?(?P<n>\d+)$|^第\s*(?P<zh>[\d一二三四五六七八九十]+)\s*(?:行|条记录|条数据)$"
@@ -62,6 +63,9 @@ def find(text: str, taken: bytearray, terms: list[Term], schema: Schema) -> Edge
     if _PLACED_BEFORE.search(text, 0, start):
         return None  # "which city is ranked first on the list": a place in the ranking, read by cues.py
     inside = tuple(dict.fromkeys(t.column for t in terms if t.kind == "column" and start <= t.start < end))
+    noun = _NOUN.match(text, text.rfind(" ", start, end) + 1) if not inside else None  # "the last song": Title
+    kind = lookup.noun_column(noun.group(0), schema, set()) if noun is not None and noun.end() == end else None
+    inside = inside or ((kind,) if kind else ())
     number = _ROW_NUMBER.match(words.strip())
     if number is not None:
         n = number.group("n") or number.group("zh")
@@ -82,10 +86,16 @@ def _unordered_edge(text: str, taken: bytearray, terms: list[Term], schema: Sche
     asking which, what, who or where, for "the first"/"the last" right before a column's name."""
     if schema.of("time", "year") or not _ASKS_WHICH.match(text):
         return None
+    filtered = {t.column for t in terms if t.kind == "value"}
     for m in _BARE_EDGE.finditer(text):
+        if taken.find(1, m.start("w"), m.end()) != -1:
+            continue
         named = [t for t in terms if t.kind == "column" and t.start == m.end()]
-        if named and taken.find(1, m.start("w"), m.end()) == -1:
+        if named:
             return m.start("w"), named[0].end
+        noun = _NOUN.match(text, m.end())  # "what is the title to the last song": a song is a Title
+        if noun is not None and lookup.noun_column(noun.group(0), schema, filtered) is not None:
+            return m.start("w"), noun.end()
     return None
 
 

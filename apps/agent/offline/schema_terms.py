@@ -253,9 +253,9 @@ def _aliases(name: str, flag: bool, synonyms: tuple[str, ...] = ()) -> tuple[tup
     found: dict[str, float] = {folded: NAME}
     if core != folded:
         found[core] = CORE
-    unit = _UNIT_SUFFIX.match(folded)  # "time (s)", "displacement (tonnes)": the name without its unit
-    if unit is not None:
-        found.setdefault(unit.group(1), CORE)
+    bare = without_unit(folded)  # "time (s)", "displacement (tonnes)": the name without its unit
+    if bare is not None:
+        found.setdefault(bare, CORE)
     others = [s for s in dict.fromkeys(" ".join(fold(t).split()) for t in synonyms) if s and s != folded]
     for other in others:
         found[other] = max(found.get(other, 0.0), SYNONYM)
@@ -302,6 +302,14 @@ def done_by(verb: str, name: str) -> bool:
 
 
 _UNIT_SUFFIX = re.compile(r"^(.*\S)\s*\([^()]{1,12}\)$")
+
+
+def without_unit(name: str) -> str | None:
+    """ "isolation (mi)" -> "isolation": a folded name without the unit written after it; None when it has none."""
+    unit = _UNIT_SUFFIX.match(name)
+    return unit.group(1) if unit is not None else None
+
+
 _SOLD = re.compile(r"销售|销|售出|卖|sales|sold")
 _COUNTED = re.compile(r"数量|件数|quantity|qty|units|volume")
 
