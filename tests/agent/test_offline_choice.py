@@ -243,3 +243,13 @@ def test_a_named_value_without_rows_under_the_conditions_is_said_and_no_one_is_n
     assert response.answer.startswith(
         "Green Owls has no total Goals in the rows that match (Red Lions: total Goals 12)"
     )
+
+
+def test_a_count_over_cells_listing_the_value_says_how_many_hold_it_alone(csv_binding):
+    binding = csv_binding("beetles.csv", BEETLES)
+    response = answer_question(binding=binding, question="how many species came from spain?", model=OfflinePlanner())
+    assert response.verification.passed, response.answer
+    head = response.answer.split("\n")[0]
+    assert " is 2 " in head and "Spain alone 1" in head, response.answer  # "France, Spain" and "Spain"
+    single = answer_question(binding=binding, question="how many species came from kenya?", model=OfflinePlanner())
+    assert "alone" not in single.answer, "Kenya is in no shared cell: one count"

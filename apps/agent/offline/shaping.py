@@ -265,6 +265,27 @@ def _format(b: MetricBuilder, metric: Metric) -> str | None:
     return "year" if view is not None and view.years and metric.func in ("min", "max") else None
 
 
+def count_alone(b: MetricBuilder) -> None:
+    """ "how many singles did celine dion sing" over cells that list her alone and with others ("Barbra Streisand
+    & Céline Dion"): the count keeps every row holding her (contains), and says how many of them hold her alone,
+    counted by the same query, so either reading is answered."""
+    plan = b.plan
+    held = [f for f in plan.filters if f.op == "contains" and isinstance(f.value, str)]
+    counts = plan.metrics and all(m.func in ("count", "nunique") and not m.where for m in plan.metrics)
+    if not counts or plan.groups or len(held) != 1:
+        return
+    view, said = b.a.schema.by_name.get(held[0].column), str(held[0].value).strip().casefold()
+    alone = [v for v in view.values if v.strip().casefold() == said] if view else []
+    if not alone:
+        return  # "November" of a date kept as text is no cell of its own
+    with speaking(b.a.lang):
+        name = b.unique(_("%(measure)s, %(value)s alone") % {"measure": plan.metrics[0].name, "value": alone[0]})
+    counted = plan.metrics[0]
+    where = [Filter(column=held[0].column, op="=", value=alone[0])]
+    plan.metrics.append(Metric(name, counted.func, counted.column, where=where))
+    plan.shown.append(Shown(name))
+
+
 def finish_plan(b: MetricBuilder) -> None:
     plan = b.plan
     if not plan.shown:
@@ -275,6 +296,7 @@ def finish_plan(b: MetricBuilder) -> None:
     if averages_per_period(b) and plan.clarification is None:
         plan.clarification = ask_average_of_totals(b.a.lang)
         return
+    count_alone(b)
     add_windows(b)
     add_order(b)
     _kind(plan)
