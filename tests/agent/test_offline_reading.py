@@ -505,3 +505,22 @@ def test_medals_alone_are_a_medal_tables_total():
     assert [a["name"] for a in spec["aggregations"]] == ["total Total (United States)", "total Total (Russia)"]
     bronze = analyze("how many bronze medals did norway win?", medals).spec()  # the longer name is the metal's
     assert [a["column"] for a in bronze["aggregations"]] == ["Bronze"], bronze
+
+
+def test_a_country_named_by_its_people_is_that_countrys_rows():
+    swimmers = TableProfile(
+        row_count=16,
+        columns=[
+            col("Rank", "integer", "measure", 16, lo=1, hi=16),
+            col("Name", "text", "id", 16, values=[f"Swimmer {i}" for i in range(16)]),
+            col(
+                "Nationality", "text", "dimension", 5, values=["Australia", "Canada", "Japan", "United States", "Spain"]
+            ),
+        ],
+    )
+    for question, country in [
+        ("how many australians are there?", "Australia"),
+        ("how many american swimmers are there?", "United States"),
+        ("how many swimmers are spanish?", "Spain"),
+    ]:
+        assert _filters(question, swimmers) == [("Nationality", "=", country)], question

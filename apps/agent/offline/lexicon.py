@@ -125,6 +125,45 @@ VALUE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "runner-up": ("lost", "lose", "losing"),
     "lost": ("lose", "losing"),
 }
+# A country named by its people or adjective: "the only australian", "which canadian": the country's cells
+DEMONYMS: dict[str, tuple[str, ...]] = {
+    "australia": ("australian", "australians"),
+    "austria": ("austrian", "austrians"),
+    "belgium": ("belgian", "belgians"),
+    "brazil": ("brazilian", "brazilians"),
+    "canada": ("canadian", "canadians"),
+    "china": ("chinese",),
+    "denmark": ("danish", "dane", "danes"),
+    "england": ("english",),
+    "finland": ("finnish", "finn", "finns"),
+    "france": ("french",),
+    "germany": ("german", "germans"),
+    "great britain": ("british", "briton", "britons"),
+    "greece": ("greek", "greeks"),
+    "hungary": ("hungarian", "hungarians"),
+    "india": ("indian", "indians"),
+    "ireland": ("irish",),
+    "italy": ("italian", "italians"),
+    "japan": ("japanese",),
+    "kenya": ("kenyan", "kenyans"),
+    "mexico": ("mexican", "mexicans"),
+    "netherlands": ("dutch",),
+    "new zealand": ("new zealander", "new zealanders"),
+    "norway": ("norwegian", "norwegians"),
+    "poland": ("polish", "pole", "poles"),
+    "portugal": ("portuguese",),
+    "russia": ("russian", "russians"),
+    "scotland": ("scottish", "scot", "scots"),
+    "south africa": ("south african", "south africans"),
+    "south korea": ("south korean", "south koreans"),
+    "spain": ("spanish", "spaniard", "spaniards"),
+    "sweden": ("swedish", "swede", "swedes"),
+    "switzerland": ("swiss",),
+    "united kingdom": ("british",),
+    "united states": ("american", "americans"),
+    "usa": ("american", "americans"),
+}
+VALUE_SYNONYMS |= DEMONYMS
 
 # Rates that are a ratio of two concepts ("conversion rate" = conversions / sessions).
 RATE_CONCEPTS: tuple[tuple[tuple[str, ...], str, str], ...] = (
