@@ -524,3 +524,16 @@ def test_a_country_named_by_its_people_is_that_countrys_rows():
         ("how many swimmers are spanish?", "Spain"),
     ]:
         assert _filters(question, swimmers) == [("Nationality", "=", country)], question
+
+
+def test_two_values_sharing_their_last_word_are_both_read():
+    athletes = TableProfile(
+        row_count=30,
+        columns=[
+            col("Name", "text", "id", 30, values=[f"Athlete {i}" for i in range(30)]),
+            col("Nationality", "text", "dimension", 4, values=["North Korea", "South Korea", "Japan", "China"]),
+        ],
+    )
+    assert _filters("how many competitors were from north and south korea combined?", athletes) == [
+        ("Nationality", "in", ["North Korea", "South Korea"])
+    ]

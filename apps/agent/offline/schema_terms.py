@@ -557,6 +557,20 @@ def _noted_names(view: ColumnView) -> dict[str, Any]:
 _QUOTES = "\"'“”‘’«»「」"
 
 
+def _said_otherwise(folded: str, text: str) -> list[tuple[int, int]]:
+    """Where the question names a value otherwise than its cell writes it: with the tail it shares with the next
+    one ("north and south korea": North Korea), or without the quotes around it ('"Hot Thing"')."""
+    spans = []
+    head, _sep, tail = folded.partition(" ")
+    if tail and len(head) >= 3:
+        shared = rf"(?<![a-z]){re.escape(head)}(?=\s+(?:and|&|or)\s+[a-z]+\s+{re.escape(tail)}(?![a-z]))"
+        spans += [m.span() for m in re.finditer(shared, text)]
+    quoted = folded.strip(_QUOTES).strip()
+    if quoted != folded and len(quoted) >= 2 and not quoted.replace(".", "").isdigit():
+        spans += [m.span() for m in alias_pattern(quoted).finditer(text)]
+    return spans
+
+
 def _value_candidates(question: str, text: str, view: ColumnView, items: dict[str, str]) -> list[Term]:
     found = []
     for folded_item, item in items.items():
@@ -574,10 +588,7 @@ def _value_candidates(question: str, text: str, view: ColumnView, items: dict[st
             found.append(
                 Term(view.name, "value", match.start(), match.end(), VALUE_EXACT if exact else VALUE_FOLDED, value)
             )
-        quoted = folded.strip(_QUOTES).strip()  # '"Hot Thing"', a song title quoted in its cell, said without them
-        if quoted != folded and len(quoted) >= 2 and not quoted.replace(".", "").isdigit():
-            for match in alias_pattern(quoted).finditer(text):
-                found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, value))
+        found += [Term(view.name, "value", s, e, VALUE_FOLDED, value) for s, e in _said_otherwise(folded, text)]
         for synonym in (*VALUE_SYNONYMS.get(folded, ()), *_season_spellings(folded)):
             for match in alias_pattern(fold(synonym)).finditer(text):
                 found.append(Term(view.name, "value", match.start(), match.end(), VALUE_SYNONYM, value))
