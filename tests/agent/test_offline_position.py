@@ -140,3 +140,11 @@ def test_a_rank_left_blank_for_the_medallists_leaves_the_finishing_order_to_the_
     response = verified_answer(binding, "who finished before eduardo piccinini?")
     nearest = next(line for line in response.answer.split("\n") if line.startswith("Right"))
     assert "Mark Henderson" in nearest and "Brian" not in nearest, response.answer
+
+
+def test_above_a_named_row_is_the_row_listed_before_it_unless_a_measure_is_compared(songs):
+    response = verified_answer(songs, "which title was above paper boats?")
+    nearest = next(line for line in response.answer.split("\n") if line.startswith("Right"))
+    assert "Morning Light" in nearest, response.answer
+    compared = ask(songs, "which titles had plays above paper boats?")
+    assert "file's order" not in compared.answer, "plays above another's: more plays, not the row above"

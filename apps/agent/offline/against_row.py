@@ -97,6 +97,9 @@ def _anchor_term(a: Analyzer, values: list[Term]) -> tuple[Term, str, int, int] 
         order = _ORDER.search(before) if a.lang == "en" else None
         if order is not None and not NAMED_AFTER.search(before, 0, order.start()) and _ENDS.match(a.text, term.end):
             word = order.group("word")
+            measured = any(t.kind == "column" and a.schema.by_name[t.column].category == "measure" for t in a.terms)
+            if word in _LAYOUT and measured:
+                continue  # "which stores had sales above the east store": more sales, no place in the list
             return term, "<" if word in _EARLIER else ">", -1, -2 if word in _LAYOUT else -1
     return None
 

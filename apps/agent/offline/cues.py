@@ -781,7 +781,8 @@ _SAME_AS = re.compile(r"(?<![a-z])the same(?: [a-z]+){0,10} as(?![a-z])")
 # "named after lincoln", "modelled after …", "looked after": whom a thing is named for, no row compared
 NAMED_AFTER = re.compile(r"(?<![a-z])(?:named|renamed|modell?ed|patterned|styled|called|looked|look|looks)\s+$")
 _AGAINST_ROW = re.compile(
-    r"(?:(?<![a-z])(?<!other )(?<!rather )(?:than|as|before|after)\s+(?:the\s+)?[\"'“‘]?|(?<![对相])比\s*)$"
+    r"(?:(?<![a-z])(?<!other )(?<!rather )(?:than|as|before|after|above|below|preceding|following)\s+"
+    r"(?:the\s+)?[\"'“‘]?|(?<![对相])比\s*)$"
 )
 
 

@@ -79,7 +79,9 @@ _PLACE_NOUN = re.compile(
 )
 _TOWN_HEADER = re.compile(r"(?<![a-z])(?:city|cities|town|village|location|venue)s?(?![a-z])", re.IGNORECASE)
 _GROUND_HEADER = re.compile(r"(?<![a-z])(?:venue|location|site|arena|stadium|ground)s?(?![a-z])", re.IGNORECASE)
-_WORK_NOUN = re.compile(r"(?:film|movie|song|single|album|track|book|novel|show|episode|title)s?")
+_WORK_NOUN = re.compile(
+    r"(?:film|movie|song|single|album|track|book|novel|show|episode|title|collection|volume|poem|opera|musical)s?"
+)
 _WORK_HEADER = re.compile(
     r"(?<![a-z])(?:title|film|movie|song|single|album|track|book|novel|show|episode|work)s?(?![a-z])",
     re.IGNORECASE,
