@@ -91,6 +91,8 @@ def test_a_named_value_in_several_rows_is_no_one_place(songs):
     response = ask(songs, "which title comes after ana ruiz?")
     assert response.status == "answered" and response.verification.passed
     assert "Morning Light" not in response.answer.split("\n")[0] or "Sorry" in response.answer, response.answer
+    assert "Sorry" in response.answer and "Right after" not in response.answer, "two rows: no one place to start from"
+    assert [s.tool for s in response.audit.steps] == ["get_schema", "run_query"], "only the named rows were read"
 
 
 def test_before_a_named_row_reads_the_tables_own_time_column_not_the_file(csv_binding):

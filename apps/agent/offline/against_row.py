@@ -151,17 +151,13 @@ def _ordering(a: Analyzer, anchor: Term, layout: bool = False) -> str | None:
     if layout:
         return ROW_POSITION if a.ordered else None
     found = _ordering_column(a, anchor)
-    if found is None and a.ordered and (not _times(a) or _PLACED.search(a.text)):
+    # "released before X" means by a date or a year, never the file's order: with one that could be meant but is
+    # not the one, nothing is read
+    if found is None and a.ordered and (not a.schema.of("time", "year") or _PLACED.search(a.text)):
         return ROW_POSITION  # "what state comes after kerala": the next in the list, where no place is kept
     if found is not None and a.ordered and a.schema.by_name[found].finishing and a.schema.by_name[found].null_ratio:
         return ROW_POSITION  # a Rank left blank for the medallists: the list is the finishing order
     return found
-
-
-def _times(a: Analyzer) -> list[str]:
-    """The table's columns of dates and years: "released before X" means by one of them, never the file's
-    order, so where none is the one (several, or one not named as a time of the rows) nothing is read."""
-    return [v.name for v in a.schema.views if v.category in ("time", "year")]
 
 
 def _ordering_column(a: Analyzer, anchor: Term) -> str | None:
@@ -371,7 +367,7 @@ def anchor_value(anchor: Anchor, first: ResultView) -> Any:
     return first.cell(0, anchor.measured)
 
 
-def beyond_the_file(anchor: Anchor, value: Any, schema: Schema, lang: Lang, follow_ups: list[str]) -> str | None:
+def beyond_the_file(anchor: Anchor, value: Any, schema: Schema, lang: Lang) -> list[str] | None:
     """ "what name is previous to wayne gretzky on the list" where Wayne Gretzky is the file's first row: nothing
     comes before it in the file's order, so the question meant another order (a rank, a date). Said so, with no
     row named, instead of an empty list shown as the answer; None when a row does come before (or after) it."""
@@ -391,7 +387,7 @@ def beyond_the_file(anchor: Anchor, value: Any, schema: Schema, lang: Lang, foll
             % said,
             _("If you meant another order, ask by the column that holds it (such as a rank or a date)."),
         ]
-    return "\n".join(lines + [f">> {q}" for q in follow_ups])
+    return lines
 
 
 def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, follow_ups: list[str]) -> str:

@@ -32,12 +32,15 @@ from apps.agent.offline.rankings import (
 )
 from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms, fold, name_words, schema_of
 from apps.agent.offline.timewords import (
+    MONTH_ALONE,
+    MONTH_NAME,
     MONTHS_EN,
     TimeFilter,
     default_grain,
     find_grain,
     find_time_filters,
     merge_years,
+    month_number,
 )
 from apps.agent.offline.wording import speaking
 from apps.datasets.ingest.profile import TableProfile
@@ -57,12 +60,8 @@ _HOW_MUCH_MONEY = re.compile(r"(?:多少|几)\s*(?:块)?钱|how much money")
 _N_PIECES = re.compile(r"(?<![\d.])(\d{1,4})\s*件(?!以上|以下|及以上|及以下|或以上|或以下|数)")
 _PRESENT = re.compile(r"有\s*([^\s，,。？?的]{1,8}?)\s*的?\s*(?:记录|订单|数据|行|明细)?\s*(?:里|中|当中|之中)")
 _YEAR_ALONE = re.compile(r"(?<![\d.:/-])(?:18|19|20)\d{2}(?![\d:/-]|\s*(?:m|km|metres|meters)\b)")
-_MONTH_NAMES = "|".join(MONTHS_EN)
-_MONTH_NAME_IN = re.compile(rf"(?<![a-z])(?:{_MONTH_NAMES})(?![a-z])", re.IGNORECASE)
-# "in november", "during the month of november": a month named alone, no day or year beside it
-_MONTH_ALONE = re.compile(
-    rf"(?<![a-z])(?:in|during|the\s+month\s+of)\s+(?:the\s+month\s+of\s+)?({_MONTH_NAMES})(?![a-z])(?!\s*,?\s*\d)"
-)
+_MONTH_NAME_IN = re.compile(rf"(?<![a-z])(?:{MONTH_NAME})(?![a-z])", re.IGNORECASE)
+_DAY_OR_YEAR = re.compile(r"\s*,?\s*\d")  # "in november 5", "in november, 2007": more than a month
 _RANGE_WORD = re.compile(
     r"(?:after|before|since|until|till|through|from|between|and|to|later than|earlier than)\s+"
     r"(?:the\s+)?(?:year\s+)?$|[-–]\s*$"
@@ -410,11 +409,15 @@ class Analyzer:
         month names ("November 26, 1993"), when no date column can take the month: the rows whose cell holds
         that month's name (`contains`), whatever the year. One month, said after in/during/the month of."""
         dated = [v for v in self.schema.views if v.kind == "text" and _mostly_month_names(v.values)]
-        said = [m for m in _MONTH_ALONE.finditer(self.text) if not any(f.start <= m.start() < f.end for f in found)]
+        said = [
+            m
+            for m in MONTH_ALONE.finditer(self.text)
+            if not any(f.start <= m.start() < f.end for f in found) and not _DAY_OR_YEAR.match(self.text, m.end())
+        ]
         if len(dated) != 1 or len(said) != 1 or self.taken.find(1, said[0].start(1), said[0].end(1)) != -1:
             return []
         m = said[0]
-        name = next(n for n in MONTHS_EN if n.startswith(m.group(1)[:3])).capitalize()
+        name = MONTHS_EN[month_number(m.group(1)) - 1].capitalize()
         if not any(name.lower() in str(v).lower() for v in dated[0].values):
             return []  # no cell read names that month: asked about, as a month outside a date column's span is
         spec = {"column": dated[0].name, "op": "contains", "value": name}

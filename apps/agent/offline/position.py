@@ -55,17 +55,14 @@ def find(text: str, taken: bytearray, terms: list[Term], schema: Schema) -> Edge
     """The place the folded question names (first/top, last/bottom, a row's number), with the columns named
     inside its words; None when it names none, or a neighbour ("previous to", "listed after": against_row.py)."""
     dates = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category in ("time", "year")]
-    span = row_order_span(text, taken, dates) or _unordered_edge(text, taken, terms, schema)
+    span = row_order_span(text, taken, dates)
     if span is None:
-        return None
+        return _unordered_edge(text, taken, terms, schema)
     start, end = span
     words = text[start:end]
     if _PLACED_BEFORE.search(text, 0, start):
         return None  # "which city is ranked first on the list": a place in the ranking, read by cues.py
     inside = tuple(dict.fromkeys(t.column for t in terms if t.kind == "column" and start <= t.start < end))
-    noun = _NOUN.match(text, text.rfind(" ", start, end) + 1) if not inside else None  # "the last song": Title
-    kind = lookup.noun_column(noun.group(0), schema, set()) if noun is not None and noun.end() == end else None
-    inside = inside or ((kind,) if kind else ())
     number = _ROW_NUMBER.match(words.strip())
     if number is not None:
         n = number.group("n") or number.group("zh")
@@ -80,7 +77,7 @@ def find(text: str, taken: bytearray, terms: list[Term], schema: Schema) -> Edge
     return None
 
 
-def _unordered_edge(text: str, taken: bytearray, terms: list[Term], schema: Schema) -> tuple[int, int] | None:
+def _unordered_edge(text: str, taken: bytearray, terms: list[Term], schema: Schema) -> Edge | None:
     """ "what is the name of the first title?", "where was the first tournament held?" over a table with no date
     or year column: nothing but the list orders the titles, so the first is the first listed. Only in a question
     asking which, what, who or where, for "the first"/"the last" right before a column's name."""
@@ -90,12 +87,14 @@ def _unordered_edge(text: str, taken: bytearray, terms: list[Term], schema: Sche
     for m in _BARE_EDGE.finditer(text):
         if taken.find(1, m.start("w"), m.end()) != -1:
             continue
+        last = m.group("w") != "first"
         named = [t for t in terms if t.kind == "column" and t.start == m.end()]
         if named:
-            return m.start("w"), named[0].end
+            return Edge(m.start("w"), named[0].end, (named[0].column,), last=last)
         noun = _NOUN.match(text, m.end())  # "what is the title to the last song": a song is a Title
-        if noun is not None and lookup.noun_column(noun.group(0), schema, filtered) is not None:
-            return m.start("w"), noun.end()
+        kind = lookup.noun_column(noun.group(0), schema, filtered) if noun is not None else None
+        if noun is not None and kind is not None:
+            return Edge(m.start("w"), noun.end(), (kind,), last=last)
     return None
 
 

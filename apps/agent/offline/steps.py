@@ -236,9 +236,9 @@ class Planner:
             refused = Plan(lang=self.lang, kind="fallback", unmapped=[anchor.said], reason="unsupported")
             refused.unsupported = "row_compare"
             return Move(draft=refusal_draft(refused, schema, self.t.question))
-        edge = against_row.beyond_the_file(anchor, value, schema, self.lang, follow_ups(schema, None, self.lang, ""))
+        edge = against_row.beyond_the_file(anchor, value, schema, self.lang)
         if edge is not None:  # the named row is the file's first (last): nothing before (after) it to name
-            return Move(draft=edge)
+            return Move(draft="\n".join(edge + [f">> {q}" for q in follow_ups(schema, None, self.lang, "")]))
         where, having = anchor.conditions(value)
         plan.filters, plan.having = [*plan.filters, *where], [*plan.having, *having]
         if len(queries) == 1:

@@ -9,12 +9,20 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from apps.agent.offline.lexicon import CN_NUMERALS, GRAIN_WORDS, TREND_WORDS
+from apps.agent.offline.plan import Lang
 from apps.agent.offline.schema_terms import ColumnView, alias_pattern
+from apps.agent.offline.wording import speaking
 from apps.datasets.query.resolve import CENTURY, century_start
 
 MONTHS_EN = "january february march april may june july august september october november december".split()
-_MONTH_NAME = "|".join(m + ("" if len(m) <= 4 else f"|{m[:3]}") for m in MONTHS_EN)
+MONTH_NAME = "|".join(m + ("" if len(m) <= 4 else f"|{m[:3]}") for m in MONTHS_EN)
+# "in december", "during the month of november": a month said without its day or year
+MONTH_ALONE = re.compile(
+    r"(?<![a-z])(?:(?:in|during)\s+(?:the\s+month\s+of\s+)?|the\s+month\s+of\s+)(" + MONTH_NAME + r")(?![a-z])"
+)
 _YEAR = r"((?:19|20)\d{2})"
 _Q_CN = r"第?\s*([一二三四1-4])\s*季度"
 HALF_MONTHS = 6
@@ -35,19 +43,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "day_en",  # "december 24, 1997", "4 march 2000", "on september 15", "before april 7"
         re.compile(
-            r"(?:(?P<pre>before|after|since|until|till|by)\s+)?(?:(?<![a-z])(?P<m>" + _MONTH_NAME + r")\.?\s+"
+            r"(?:(?P<pre>before|after|since|until|till|by)\s+)?(?:(?<![a-z])(?P<m>" + MONTH_NAME + r")\.?\s+"
             r"(?P<d>\d{1,2})(?:st|nd|rd|th)?(?!\d)|(?<![\d.])(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
-            r"(?P<m2>" + _MONTH_NAME + r")(?![a-z]))(?:\s*,?\s*(?P<y>(?:19|20)\d{2})(?!\d))?"
+            r"(?P<m2>" + MONTH_NAME + r")(?![a-z]))(?:\s*,?\s*(?P<y>(?:19|20)\d{2})(?!\d))?"
         ),
     ),
-    ("month_en", re.compile(r"(?<![a-z])(" + _MONTH_NAME + r")\.?\s*,?\s*(?:of\s*)?" + _YEAR)),
+    ("month_en", re.compile(r"(?<![a-z])(" + MONTH_NAME + r")\.?\s*,?\s*(?:of\s*)?" + _YEAR)),
     # "in december", "during the month of november": a month without its year, in the one year the data has it
-    (
-        "month_en_bare",
-        re.compile(
-            r"(?<![a-z])(?:(?:in|during)\s+(?:the\s+month\s+of\s+)?|the\s+month\s+of\s+)(" + _MONTH_NAME + r")(?![a-z])"
-        ),
-    ),
+    ("month_en_bare", MONTH_ALONE),
     ("month_bare", re.compile(r"(?:(?<![\d年])|(?<=每年)|(?<=各年))(\d{1,2})\s*月(?:份)?(?!度)")),
     ("quarter_bare", re.compile(r"(?<![a-z0-9])q([1-4])(?![0-9])|" + _Q_CN)),
     ("this_year", re.compile(r"今年|本年|本年度|(?<![a-z])(?:this|current) year")),
@@ -237,14 +240,14 @@ class _Reader:
         return self._range(dt.date(year, first, 1), _shift_months(dt.date(year, last, 1), 1))
 
     def _month_en(self, m: re.Match[str]) -> list[dict[str, Any]]:
-        month = next(i for i, name in enumerate(MONTHS_EN, 1) if name.startswith(m.group(1)[:3]))
+        month = month_number(m.group(1))
         return [self.on("month", "=", f"{m.group(2)}-{month:02d}")]
 
     def _day_en(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
         """A day: the year said, else the one year of the data's span that has that day; "before"/"after" it
         bounds the dates."""
         name, day = m.group("m") or m.group("m2"), int(m.group("d") or m.group("d2"))
-        month = next(i for i, n in enumerate(MONTHS_EN, 1) if n.startswith(name[:3]))
+        month = month_number(name)
         if m.group("y"):
             years = [int(m.group("y"))]
         else:
@@ -266,7 +269,7 @@ class _Reader:
     def _month_en_bare(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
         """ "in december": the month of the one year the question names, else of the one year in the data's span
         that has it (a season from September to May has one December); none when several do."""
-        month = next(i for i, n in enumerate(MONTHS_EN, 1) if n.startswith(m.group(1)[:3]))
+        month = month_number(m.group(1))
         if self.single_year is not None:
             years = [self.single_year]
         else:
@@ -414,16 +417,22 @@ def find_time_filters(text: str, column: ColumnView | None) -> list[TimeFilter]:
             if yearly and label.lower().startswith("from"):  # "is from 2006" read as that year: said "2006"
                 label = str(year)
             if specs[0].get("grain") == "month_of_year":  # "in november": every year's, as the answer says
-                label = every_year(kind, specs[0]["value"])
+                label = every_year(kind, specs[0]["value"], "zh" if kind == "month_bare" else "en")
             found += [TimeFilter(s, m.start(), m.end(), label, year) for s in specs]
     return found
 
 
-def every_year(kind: str, month: int) -> str:
-    """A month named without its year, read as that month of every year, as the answer shows it."""
-    if kind == "month_bare":
-        return f"各年的{month}月"
-    return f"{MONTHS_EN[month - 1].capitalize()} of every year"
+def month_number(name: str) -> int:
+    """1-12 for an English month's name or its three-letter short form."""
+    return next(i for i, n in enumerate(MONTHS_EN, 1) if n.startswith(name[:3].lower()))
+
+
+def every_year(kind: str, month: int, lang: Lang) -> str:
+    """A month named without its year, read as that month of every year, as the answer shows it ("November of
+    every year", "各年的12月"): the month in the question's own way of writing months."""
+    said = f"{month}月" if kind == "month_bare" else MONTHS_EN[month - 1].capitalize()
+    with speaking(lang):
+        return _("%(month)s of every year") % {"month": said}
 
 
 def merge_years(filters: list[TimeFilter]) -> tuple[list[TimeFilter], list[int]]:
