@@ -205,6 +205,22 @@ def test_a_missing_year_filter_is_not_covered_unless_disclosed():
     assert [c.status for c in disclosed.coverage if c.kind == "period"] == ["disclosed"]
 
 
+def test_a_number_of_the_question_quoted_as_left_out_is_disclosed_and_claims_nothing():
+    """ "the 470 class final" names the occasion, not a condition: quoting it in a line that says it was left out
+    discloses it; saying it as a figure of the answer claims a number no query returned."""
+    spec = {"group_by": ["地区"], "aggregations": [{"name": "销售额", "func": "sum", "column": "金额"}]}
+    calls = [SCHEMA, run(spec, ["地区", "销售额"], REGION_ROWS)]
+    question = "in the 470 class final, what were the sales by region?"
+    quoted = "East 华东 412,345.5.\nNote: no column matches “in the 470 class final”, so it was left out."
+    verdict = check(quoted, question=question, calls=calls)
+    assert verdict.passed, verdict.reasons
+    assert {c.anchor: c.status for c in verdict.coverage}["470"] == "disclosed"
+    claimed = check("华东 412,345.5 in the 470 class final.", question=question, calls=calls)
+    assert not claimed.passed
+    unquoted = "华东 412,345.5.\nNote: no column matches the 470 class final, so it was left out."
+    assert not check(unquoted, question=question, calls=calls).passed
+
+
 def test_yoy_is_not_covered_by_a_month_over_month_change():
     spec = {
         "group_by": [{"column": "日期", "grain": "month", "alias": "月份"}],

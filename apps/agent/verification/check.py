@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from apps.agent import durations
 from apps.agent.clarification import choice_spans
 from apps.agent.verification.binding import Binder, ClauseLabels, clause_around, specific_periods
-from apps.agent.verification.coverage import cover, excluded_but_kept, question_anchors
+from apps.agent.verification.coverage import cover, excluded_but_kept, question_anchors, quoted_as_not_applied
 from apps.agent.verification.evidence import Evidence, months_of_quarters
 from apps.agent.verification.grounding import (
     Provenance,
@@ -51,8 +51,8 @@ __all__ = [
 ]
 
 _COMPARED = re.compile(
-    r"没有|未|不到|不足|达到|超过|低于|高于|少于|多于|相比|比|差|距离|而非|不是|not|below|above|short of|less than|"
-    r"more than|fewer than|exceed|compared|versus|\bvs\b|rather than|instead of|\bthan\b",
+    r"没有|未|不到|不足|达到|超过|低于|高于|少于|多于|相比|比|差|距离|而非|不是|\bnot\b|cannot|below|above|short of|"
+    r"less than|more than|fewer than|exceed|compared|versus|\bvs\b|rather than|instead of|\bthan\b",
     re.IGNORECASE,
 )
 
@@ -167,10 +167,14 @@ class _Checker:
         near = self.draft[max(0, mention.start - 3) : mention.end + 3]
         if mention.value in (1.0, 100.0, 1000.0) and _FORMULA_CONSTANT.search(near):
             return "a constant of a formula"
-        if not self._from_question(mention):
-            return None
+        return self._asked_reason(mention, plan_text) if self._from_question(mention) else None
+
+    def _asked_reason(self, mention: Mention, plan_text: bool) -> str | None:
+        """Why a number of the question, said again, is no claim of the answer (None: it must be grounded)."""
         if plan_text:
             return "stated in the question"
+        if quoted_as_not_applied(self.draft, mention.start, mention.end):
+            return "the question's own words, quoted as not applied"
         percent = mention.unit == "%"  # "less than 40%" over a column of percentages: the parameter is 40
         if any(
             _same(mention.value, p) or _same(mention.value, p * 100) or (percent and _same(mention.value * 100, p))

@@ -605,7 +605,25 @@ def _disclosed(anchor: Anchor, answer: str, figures: Sequence[float] = ()) -> bo
     for clause in _CLAUSE.findall(answer):
         if wanted in norm(clause) and (_NEGATION.search(clause) or marker.search(clause)):
             return True
-    return False
+    return anchor.kind == "number" and any(
+        quoted_as_not_applied(answer, m.start(), m.end()) for m in re.finditer(re.escape(anchor.text), answer)
+    )
+
+
+_QUOTE = re.compile(r"“[^”\n]*”|\"[^\"\n]*\"")
+_LEFT_OUT = re.compile(r"left out|not applied|没有应用|未应用|未使用", re.IGNORECASE)
+
+
+def quoted_as_not_applied(answer: str, start: int, end: int) -> bool:
+    """The span lies inside words quoted from the question on a line that says they were not applied ("Note: no
+    column matches “the 2002 … 100 metre backstroke”, so it was left out"): the question's own words, not a
+    figure the answer claims."""
+    line_start = answer.rfind("\n", 0, start) + 1
+    line_end = answer.find("\n", end)
+    line = answer[line_start : line_end if line_end >= 0 else len(answer)]
+    if not (_NEGATION.search(line) or _LEFT_OUT.search(line)):
+        return False
+    return any(q.start() < start - line_start and end - line_start < q.end() for q in _QUOTE.finditer(line))
 
 
 _NO = re.compile(r"^\s*(?:没有|不是|不到|未|否|并没有|no\b|not\b|nope)", re.IGNORECASE)
