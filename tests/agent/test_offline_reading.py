@@ -360,10 +360,10 @@ def test_a_difference_the_plan_does_not_compute_is_asked_about_not_answered_with
 
 def test_a_year_nothing_in_the_data_could_hold_is_the_occasion_and_said_to_be_left_out():
     """A medal table has no date, no year and no number reaching 2013: "the 2013 competition" is what the table
-    is about, so the count is answered and the year noted as left out. A bound ("before 2013") is asked about as
+    is about, so the count is answered and the occasion noted as left out. A bound ("before 2013") is asked about as
     before; a table that could hold the year (a column of years, cells that write one) reads it there."""
     plan = analyze("what was the number of gold medals won by norway during the 2013 competition?", MEDAL_TABLE)
-    assert plan.clarification is None and plan.unmapped == ["during the 2013"], plan
+    assert plan.clarification is None and plan.unmapped == ["during the 2013 competition"], plan
     assert analyze("how many gold medals did norway win before 2013?", MEDAL_TABLE).clarification is not None
     in_data = analyze("how many singles did they release in the 2003 season?", SINGLES)
     assert in_data.unmapped == [] and ("Year", "=", 2003) in _filters("how many singles in the 2003 season?", SINGLES)
@@ -537,3 +537,36 @@ def test_two_values_sharing_their_last_word_are_both_read():
     assert _filters("how many competitors were from north and south korea combined?", athletes) == [
         ("Nationality", "in", ["North Korea", "South Korea"])
     ]
+
+
+def test_what_a_unit_measures_names_its_column():
+    """ "Top speed (km/h)" is a speed and "Weight (kg)" a weight: "the highest cruise speed" and "the average
+    weight" read the columns whose units say so."""
+    aircraft = TableProfile(
+        row_count=12,
+        columns=[
+            col("Model", "text", "id", 12, values=[f"M{i}" for i in range(12)]),
+            col("Cruise (km/h)", "integer", "measure", 12, lo=300, hi=900),
+            col("Empty (kg)", "integer", "measure", 12, lo=9000, hi=90000),
+            col("Range (nmi)", "integer", "measure", 12, lo=500, hi=9000),
+        ],
+    )
+    speed = analyze("what is the highest cruise speed?", aircraft).spec()
+    assert [(a["func"], a["column"]) for a in speed["aggregations"]] == [("max", "Cruise (km/h)")]
+    weight = analyze("what is the average weight?", aircraft).spec()
+    assert [a["column"] for a in weight["aggregations"]] == ["Empty (kg)"]
+
+
+def test_people_living_somewhere_are_its_population():
+    towns = TableProfile(
+        row_count=20,
+        columns=[
+            col("Town", "text", "id", 20, values=[f"T{i}" for i in range(20)]),
+            col("Population", "integer", "measure", 20, lo=30, hi=12000),
+            col("Island", "text", "dimension", 4, values=["North", "South", "East", "West"]),
+        ],
+    )
+    for question in ("which town has the highest number of people?", "which town has the most residents?"):
+        spec = analyze(question, towns).spec()
+        assert [a.get("column") for a in spec["aggregations"]] == ["Population"], (question, spec)
+        assert spec["sort"][0]["desc"] is True, (question, spec)

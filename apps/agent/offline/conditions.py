@@ -305,6 +305,30 @@ def _context_year(a: Analyzer, year: int) -> bool:
     return True
 
 
+_OCCASION_PART = re.compile(r"\s*(?:(?P<of>['’]s)|(?P<number>\d+(?:\.\d+)?)|(?P<word>[a-z]+))")
+
+
+def _occasion_end(a: Analyzer, at: int) -> int:
+    """Where the name of the occasion a context year opens ends: "the 2002 pan pacific swimming championships
+    women's 100 metre backstroke, how many …" runs over the words no column or value reads (and a number
+    only where such a word follows it: "100 metre"), up to punctuation, a small word or anything read."""
+    end = at
+    while (part := _OCCASION_PART.match(a.text, end)) is not None:
+        start = part.start(part.lastgroup or 0)
+        if a.taken.find(1, start, part.end()) != -1:
+            break
+        if part.group("word") and (len(part.group("word")) < 2 or part.group("word") in lx.STOPWORDS_EN):
+            break
+        if part.group("number"):
+            unit = _OCCASION_PART.match(a.text, part.end())
+            if unit is None or not unit.group("word") or unit.group("word") in lx.STOPWORDS_EN:
+                break
+            if a.taken.find(1, unit.start("word"), unit.end()) != -1:
+                break
+        end = part.end()
+    return end
+
+
 _A_YEAR = re.compile(r"(?<!\d)(?:18|19|20)\d{2}(?!\d)")
 _BOUNDED = re.compile(r"(?:after|before|since|from|until|by)\s")  # "born before 1988" bounds rows: no context
 
@@ -627,6 +651,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
             continue
         said = a.question[m.start() : m.end()].strip()
         if _context_year(a, int(m.group("year"))) and not _BOUNDED.match(a.text, m.start()):
+            said = a.question[m.start() : _occasion_end(a, m.end())].strip()  # "the 2002 … 100 metre backstroke"
             plan.unmapped = list(dict.fromkeys([*plan.unmapped, said]))  # said in the answer as left out
         else:
             conditions.append(said)

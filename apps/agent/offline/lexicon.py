@@ -78,6 +78,7 @@ _EXTRA_CONCEPTS: dict[str, tuple[str, ...]] = {
     "stockout": ("stockout", "out of stock", "shortage", "缺货"),
     "status": ("status", "状态"),
     "customer": ("customer", "client", "客户", "顾客"),
+    "population": ("population", "residents", "inhabitants", "number of people", "人口", "居民"),
 }
 # "count" is analysis vocabulary here ("how many"), never the name of a column.
 CONCEPTS: dict[str, tuple[str, ...]] = {
@@ -538,6 +539,7 @@ FILLER_ZH = (
         "期",
         "为",
         "等于",
+        "满足",
         "时候",
         "同期",
         "去年",

@@ -86,6 +86,13 @@ _WORK_HEADER = re.compile(
     r"(?<![a-z])(?:title|film|movie|song|single|album|track|book|novel|show|episode|work)s?(?![a-z])",
     re.IGNORECASE,
 )
+
+
+def names_works(column: str) -> bool:
+    """Whether a column's header says it holds the titles of works (Title, Film, Album, Show)."""
+    return bool(_WORK_HEADER.search(column))
+
+
 _TITLE_HEADER = re.compile(r"(?<![a-z])titles?(?![a-z])", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*when\s")
 _WHEN_YEAR = re.compile(r"^\s*(?:when|(?:in\s+)?(?:what|which)\s+year)\s")  # "in what year was he first elected"

@@ -13,11 +13,14 @@ from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.cues import ONE_ROW_EACH
 from apps.agent.offline.followups import measure_phrase
+from apps.agent.offline.lookup import names_works
 from apps.agent.offline.metrics import numbers_as_text
-from apps.agent.offline.plan import Plan
+from apps.agent.offline.plan import Lang, Plan
+from apps.agent.offline.schema_terms import Schema
 from apps.agent.offline.wording import speaking
 
 if TYPE_CHECKING:
+    from apps.agent.offline.drafts import ResultView
     from apps.agent.offline.intent import Analyzer
 
 # "who …", "which …", "what year …": a value is asked for; `wh` is the asking words as written
@@ -121,17 +124,52 @@ def ask_about_single_row(a: Analyzer, plan: Plan) -> Clarification | None:
     value = str(single[0].value) if single else ""
     if not value or any(ch.isdigit() for ch in value) or _repeats(a, single[0].column, value):
         return None
-    column = single[0].column
-    others = [v for v in a.schema.views if v.name != column and not any(ch.isdigit() for ch in v.name)]
-    counted = [v for m in plan.metrics for v in others if m.func == "nunique" and m.column == v.name]
-    measures = list(dict.fromkeys(counted + ([v for v in others if v.category == "measure"] or others)))[:MAX_CHOICES]
-    with speaking(a.lang):
+    counted = {m.column for m in plan.metrics if m.func == "nunique" and m.column}
+    return single_row_asked(a.schema, single[0].column, value, counted, a.lang)
+
+
+def single_row_asked(schema: Schema, column: str, value: str, counted: set[str], lang: Lang) -> Clarification:
+    """Which column of the one row named `value` holds the number asked for: its columns as choices (one
+    counted by the question first, then the measures, else any)."""
+    others = [v for v in schema.views if v.name != column and not any(ch.isdigit() for ch in v.name)]
+    first = [v for v in others if v.name in counted]
+    measures = list(dict.fromkeys(first + ([v for v in others if v.category == "measure"] or others)))[:MAX_CHOICES]
+    with speaking(lang):
         question = _(
             "“%(value)s” is a single row, so counting its rows says nothing. Which of its columns holds the "
             "number you mean?"
         ) % {"value": value}
         choices = [_("What is the %(column)s of %(value)s?") % {"column": m.name, "value": value} for m in measures]
     return Clarification(question, choices)
+
+
+NAMES_ROWS = 0.8  # distinct values per present row from which a column of titles names the rows
+
+
+def counted_one_named_row(plan: Plan, result: ResultView, schema: Schema) -> Clarification | None:
+    """ "how many characters were played in the tv series d.c." over a table of roles: the rows counted are the
+    one row the question names by its title (a Title, Film or Show column, mostly one row each), so the count is 1
+    whatever was asked; the number sought is in a column of that row (or listed inside its cells), which is
+    asked rather than "1" shown. Known only from the result: such a column has a few repeated values."""
+    if plan.kind != "scalar" or not plan.metrics or any(m.func != "count" or m.column or m.where for m in plan.metrics):
+        return None
+    if result.cell(0, plan.metrics[0].name) != 1:
+        return None
+    rows = max(schema.row_count, 1)
+    named = [
+        f
+        for f in plan.filters
+        if f.op == "="
+        and isinstance(f.value, str)
+        and not any(ch.isdigit() for ch in f.value)
+        and f.column in schema.by_name
+        and schema.by_name[f.column].category in ("dimension", "id")
+        and names_works(f.column)
+        and schema.by_name[f.column].distinct >= NAMES_ROWS * rows * (1 - schema.by_name[f.column].null_ratio)
+    ]
+    if len(named) != 1:
+        return None
+    return single_row_asked(schema, named[0].column, str(named[0].value), set(), plan.lang)
 
 
 def _repeats(a: Analyzer, column: str, value: str) -> bool:

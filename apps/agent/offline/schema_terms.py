@@ -268,7 +268,7 @@ def _aliases(name: str, flag: bool, synonyms: tuple[str, ...] = ()) -> tuple[tup
         found.setdefault(part, PART)
     for spelt in _spelt_out(folded):
         found.setdefault(spelt, CORE)
-    for form, strength in _percent_aliases(folded):
+    for form, strength in [*_percent_aliases(folded), *_unit_aliases(folded)]:
         found.setdefault(form, strength)
     if _SOLD.search(folded) and _COUNTED.search(folded):  # 销售数量, sales_qty: what 销量 / units sold mean
         for form in ("销量", "sales volume", "units sold"):
@@ -287,6 +287,24 @@ def _percent_aliases(folded: str) -> list[tuple[str, float]]:
     return found
 
 
+# The quantity a unit measures: "Cruise (km/h)" is a speed ("the top cruise speed"), "Weight at birth (kg)" a weight
+_UNIT_QUANTITY = {
+    **dict.fromkeys(("km/h", "kph", "kmh", "mph", "m/s", "knots", "kn", "kt"), "speed"),
+    **dict.fromkeys(("kg", "kgs", "lb", "lbs", "kilograms", "pounds"), "weight"),
+    **dict.fromkeys(("s", "sec", "secs", "seconds"), "time"),
+}
+_UNIT = re.compile(r"^(.*\S)\s*\(([^()]{1,12})\)$")
+
+
+def _unit_aliases(folded: str) -> list[tuple[str, float]]:
+    """ "cruise (km/h)": "cruise speed", and "speed" itself, name the column; what its unit measures."""
+    written = _UNIT.match(folded)
+    quantity = _UNIT_QUANTITY.get(written.group(2).strip()) if written is not None else None
+    if written is None or quantity is None or quantity in written.group(1).split():
+        return []
+    return [(f"{written.group(1)} {quantity}", CORE), (quantity, CONCEPT)]
+
+
 _AGENT = re.compile(r"^(?P<stem>[a-z]{5,})(?:er|or)s?$")
 
 
@@ -294,11 +312,18 @@ def done_by(verb: str, name: str) -> bool:
     """ "produced" is what the Producer(s) did, "directed" the Director: the verb's stem is the stem of one of the
     name's agent nouns (five letters or more: "played" is not the Player, nor "won" the Winner)."""
     stem = re.sub(r"(?:ed|d|ing|es|s)$", "", verb)
+    doers = _DOERS.get(stem, ())
     for word in re.findall(r"[a-z]+", fold(name)):
         agent = _AGENT.match(word)
         if agent and stem in (agent.group("stem"), agent.group("stem") + "e"):
             return True
+        if word in doers or singular(word) in doers:
+            return True
     return False
+
+
+# who does what, where the doer is not named after the verb: "who performed the song" is its Artist
+_DOERS = {"perform": ("artist", "performer", "singer", "band", "musician")}
 
 
 _UNIT_SUFFIX = re.compile(r"^(.*\S)\s*\([^()]{1,12}\)$")

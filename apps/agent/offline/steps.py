@@ -20,6 +20,7 @@ from apps.agent.offline.drafts import ResultView, Writer, answer_draft, blank_no
 from apps.agent.offline.followups import fallback_draft, follow_ups
 from apps.agent.offline.intent import analyze, language_of
 from apps.agent.offline.plan import Anchor, Lang, Metric, Plan, filter_label
+from apps.agent.offline.rankings import counted_one_named_row
 from apps.agent.offline.refusals import refusal_draft
 from apps.agent.offline.schema_terms import Schema, find_terms, fold, schema_of, singular
 from apps.agent.offline.transcript import ToolResult, Transcript
@@ -264,8 +265,10 @@ class Planner:
         if summary and change is None:  # the overall change of a trend, computed by a query of its own
             spec = change_spec(plan, result.columns, result.rows, change_names(plan))
             return Move(calls=[("run_query", {"spec": spec, **_table_args(table)})])
-        emptied = empty_under_conditions(plan, result, schema)
-        if emptied is not None:  # nothing meets every condition together: a misreading more often than a fact
+        # nothing meets every condition together, or the count is the one row the question names: a misreading
+        # more often than a fact
+        emptied = empty_under_conditions(plan, result, schema) or counted_one_named_row(plan, result, schema)
+        if emptied is not None:
             return Move(draft=write_clarification(self.padded(emptied, schema)))
         questions = follow_ups(schema, plan, self.lang, self.t.question)
         strict = self.t.verify_failed
