@@ -20,13 +20,14 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from apps.agent import durations
 from apps.agent.tools import ToolOutcome
 
 REFERENCE = re.compile(
     r"\{\{\s*(?P<ref>q[1-9][0-9]*)\.(?:(?P<count>row_count)|(?P<column>[^\[\]{}|]+?)\[(?P<row>[0-9]+)\])"
     r"\s*(?:\|\s*(?P<fmt>[a-z0-9]+))?\s*\}\}"
 )
-_FORMATS = re.compile(r"^(int|year|d[0-4]|pct[0-2]?|wan|yi)$")
+_FORMATS = re.compile(r"^(int|year|clock|d[0-4]|pct[0-2]?|wan|yi)$")
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ def format_value(value: Any, fmt: str | None) -> str:
         return f"{round(value):,}"
     if fmt == "year":  # 1850, never 1,850
         return str(round(value))
+    if fmt == "clock":  # seconds as a race time: 115.72 -> 1:55.72
+        return durations.clock(value)
     if fmt.startswith("d"):
         return _number(value, int(fmt[1:]))
     if fmt.startswith("pct"):

@@ -91,3 +91,11 @@ def test_every_prompt_the_code_uses_loads_with_a_version():
     prompt = load_prompt(PROMPT_NAME)
     assert prompt.version and "No data without tools" in prompt.text and "UNTRUSTED DATA" in prompt.text
     assert sorted(p.stem for p in PROMPTS_DIR.glob("*.md")) == [PROMPT_NAME], "every prompt file is used"
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"), [(115.72, "1:55.72"), (7526.8, "2:05:26.8"), (59.8, "59.8"), (3705.0, "3705")]
+)
+def test_a_time_in_seconds_is_shown_as_a_race_time(value, shown):
+    """A race time is shown as written (1:55.72); under a minute or in whole seconds, as the plain seconds."""
+    assert format_value(value, "clock") == shown

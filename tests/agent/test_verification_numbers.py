@@ -284,3 +284,20 @@ def test_new_units_do_not_ground_the_wrong_scale():
 def test_a_very_long_digit_run_is_an_ungrounded_number_not_a_crash():
     [mention] = numbers("id " + "7" * 5000)
     assert mention.kind == "number" and _index(7.0).lookup(mention) is None
+
+
+@pytest.mark.parametrize(
+    ("draft", "seconds"), [("Time (s) 1:55.72.", 115.72), ("won in 2:05:26.8", 7526.8), ("best 0:59.5", 59.5)]
+)
+def test_a_race_time_with_a_fraction_is_its_seconds_and_a_time_of_day_is_not_a_number(draft, seconds):
+    time = only(draft)
+    assert time.kind == "number" and time.value == pytest.approx(seconds)
+    index = GroundingIndex([ToolTable(step=2, columns=["Time (s)"], rows=[[seconds]], row_count=1)])
+    assert index.lookup(time) is not None, "grounded by the cell of seconds it shows"
+    assert [m.kind for m in find_mentions("the game starts at 2:00 pm")] == ["date"]
+
+
+def test_a_number_kept_as_text_in_a_cell_grounds_that_number():
+    index = GroundingIndex([ToolTable(step=2, columns=["Team", "#"], rows=[["Harbour", "60"]], row_count=1)])
+    assert index.lookup(only("car 60")) is not None
+    assert index.lookup(only("car 61")) is None

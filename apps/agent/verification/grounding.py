@@ -42,6 +42,7 @@ class ToolTable:
     row_count: int
 
 
+_NUMBER_TEXT = re.compile(r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")  # a cell of text that is a plain number
 _PERCENT_COLUMN = re.compile(r"(?i)%|‰|pct|percent|百分")
 
 
@@ -91,6 +92,9 @@ class GroundingIndex:
                             dates.add(str(value))
                     elif value is not None and kind is not bool:
                         text = str(value)
+                        if text[:1].isdigit() and _NUMBER_TEXT.fullmatch(text):  # "60" in a column of car numbers
+                            add_value(float(text.replace(",", "")))
+                            add_where((step, r, columns[c]))
                         if text not in texts:  # distinct texts only: columns repeat their labels
                             texts.add(text)
                             dates.update(date_tokens_of_text(text))

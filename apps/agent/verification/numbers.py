@@ -15,6 +15,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
+from apps.agent import durations
+
 # The full-width comma is left alone: in Chinese text it separates clauses, not thousands.
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９．％－＋", "0123456789.%-+")
 
@@ -370,6 +372,21 @@ def _range_ends(masked: str, draft: str, taken: _Claims) -> list[Mention]:
     return ends
 
 
+def _race_times(text: str, draft: str, taken: _Claims) -> list[Mention]:
+    """ "1:55.72", "2:05:26.8": times in seconds (115.72, 7526.8), as a column of race times holds them; never a
+    time of day (that has no fraction of a second)."""
+    found = []
+    for match in durations.FRACTIONAL_CLOCK.finditer(text):
+        start, end = match.span()
+        if taken.overlaps(start, end):
+            continue
+        taken.add(start, end)
+        decimals = len(match.group(0).rpartition(".")[2])
+        scaled = round((durations.seconds(match.group(0)) or 0.0) * 10**decimals)
+        found.append(Mention(draft[start:end], start, end, "number", scaled=scaled, decimals=decimals))
+    return found
+
+
 def find_mentions(draft: str, *, protected: list[tuple[int, int]] | None = None) -> list[Mention]:
     """Every number-like mention in reading order, each with the kind that decides how it is checked.
 
@@ -387,6 +404,7 @@ def find_mentions(draft: str, *, protected: list[tuple[int, int]] | None = None)
 
     for match in _REFERENCE.finditer(text):
         claim(match, "reference")
+    mentions += _race_times(text, draft, taken)
     for match in _DATE.finditer(text):
         claim(match, "date")
     for match in _LIST_MARKER.finditer(text):
