@@ -150,3 +150,21 @@ def test_above_a_named_row_is_the_row_listed_before_it_unless_a_measure_is_compa
     assert "Morning Light" in nearest, response.answer
     compared = ask(songs, "which titles had plays above paper boats?")
     assert "file's order" not in compared.answer, "plays above another's: more plays, not the row above"
+
+
+def test_a_row_asked_for_by_its_place_alone_is_read_from_the_list_not_ranked(csv_binding):
+    """ "who is at the top of the list?": the first row, whatever the numbers in it (top is no highest here); who
+    is the one column of people when there is one, else the row's leading cells are shown (a car number kept as
+    text, "60", is that cell's number, grounded like any other)."""
+    header = ["Team", "#", "Driver", "Sponsor", "Points"]
+    rows = [["Harbour Racing", "60", "Ana Ruiz", "Salt Co", 12], ["Ridge Motors", "07", "Leo Park", "Kite", 30]]
+    teams = table(csv_binding, "teams.csv", header, rows)
+    top = verified_answer(teams, "who is at the top of the list?")
+    assert "Ana Ruiz" in top.answer and "row 1" in top.answer and "Leo Park" not in top.answer, top.answer
+    bottom = verified_answer(teams, "who is at the bottom of the list?")
+    assert "Leo Park" in bottom.answer and "row 2" in bottom.answer, bottom.answer
+    header = ["Team", "#", "Driver", "Owner", "Points"]
+    crews = table(csv_binding, "crews.csv", header, [[*r[:3], "Kim Ode", r[4]] for r in rows])
+    whole = verified_answer(crews, "who is at the top of the list?")
+    assert "Harbour Racing" in whole.answer and "# 60" in whole.answer and "row 1" in whole.answer, whole.answer
+    assert "Points" not in whole.answer and "Ridge" not in whole.answer

@@ -873,9 +873,16 @@ def _time_edge(text: str, dates: list[Term], kinds: list[Term], taken: bytearray
             return
 
 
+def _listed_places(text: str) -> list[tuple[int, int]]:
+    """ "who is at the top of the list", "the bottom of the table": a place in the file (position.py), where
+    "top" is no highest and no maximum of anything."""
+    return [(s, e) for s, e, w in find_words(text, UNSUPPORTED, bytearray(len(text))) if _FAMILY_OF[w] == "row_order"]
+
+
 def _ranking(text: str, terms: list[Term], taken: bytearray, cues: Cues) -> None:
     which = find_words(text, lx.WHICH_WORDS, taken)
-    high = find_words(text, lx.HIGH_WORDS, taken)
+    listed = _listed_places(text)
+    high = [h for h in find_words(text, lx.HIGH_WORDS, taken) if not any(s <= h[0] < e for s, e in listed)]
     low = find_words(text, lx.LOW_WORDS, taken)
     ranked = bool(find_words(text, lx.RANK_WORDS, taken))
     superlative = sorted(high + low)
@@ -1068,7 +1075,10 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
             _claim(taken, verb.start(), t.start)
     words = [w for ws in lx.AGG_WORDS.values() for w in ws]
     func_of = {w: f for f, ws in lx.AGG_WORDS.items() for w in ws}
-    cues.agg_words = [(s, e, func_of[w]) for s, e, w in find_words(text, words, taken)]
+    listed = _listed_places(text)
+    cues.agg_words = [
+        (s, e, func_of[w]) for s, e, w in find_words(text, words, taken) if not any(a <= s < b for a, b in listed)
+    ]
     if cues.quantile is not None:
         cues.agg_words.append((len(text), len(text), "quantile"))
     return cues

@@ -11,6 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from apps.agent import durations
 from apps.agent.offline.choice_draft import choice_lines
 from apps.agent.offline.lookup import shown_columns
 from apps.agent.offline.mean_draft import mean_lines
@@ -98,7 +99,15 @@ class Writer:
         return not (isinstance(value, int) and (1900 <= value <= 2100 or (view is not None and view.years)))
 
     def value(self, row: int, name: str, fmt: str | None) -> str:
+        if fmt is None and self._timed(name) and isinstance(self.result.cell(row, name), float):
+            fmt = "clock"  # "1:55.72", as the file wrote the time, not 115.72 seconds
         return reference(self.result.ref, name, row, fmt)
+
+    def _timed(self, name: str) -> bool:
+        """The value is a time in seconds: a column of them, or its total, average, least or most."""
+        metric = next((m for m in self.plan.metrics if m.name == name), None)
+        source = (metric.column if metric.func not in ("count", "nunique") else None) if metric else name
+        return bool(source) and bool(durations.IN_SECONDS.search(source or ""))
 
     def shown(self) -> list[Shown]:
         """The planned values, or (should the result differ) every column that is not a label."""

@@ -57,6 +57,10 @@ _PER_UNIT = re.compile(r"每\s*([杯件份瓶箱台])(?![数量])")
 # "卖了多少" said without a unit, 钱 or a classifier: by the money taken or by the units sold
 _SOLD_HOW_MUCH = re.compile(_SOLD + r"(?:多少|几)(?!\s*(?:块|钱|[件杯单份瓶箱台张次个]))")
 _HOW_MUCH_MONEY = re.compile(r"(?:多少|几)\s*(?:块)?钱|how much money")
+# "how long did it take ryosuke irie to finish": the time the row took, in the column of times
+_HOW_LONG_TOOK = re.compile(r"(?<![a-z])how (?:long|much time) did it take(?: (?:him|her|them))?(?![a-z])")
+_TOOK_TO = re.compile(r"\s+to\s+(?:finish|complete|run|swim|win)(?![a-z])")
+_TIME_NAME = re.compile(r"(?<![a-z])(?:time|duration)(?![a-z])|\((?:s|sec|secs|seconds|min|mins|minutes)\)\s*$", re.I)
 _N_PIECES = re.compile(r"(?<![\d.])(\d{1,4})\s*件(?!以上|以下|及以上|及以下|或以上|或以下|数)")
 _PRESENT = re.compile(r"有\s*([^\s，,。？?的]{1,8}?)\s*的?\s*(?:记录|订单|数据|行|明细)?\s*(?:里|中|当中|之中)")
 _YEAR_ALONE = re.compile(r"(?<![\d.:/-])(?:18|19|20)\d{2}(?![\d:/-]|\s*(?:m|km|metres|meters)\b)")
@@ -126,7 +130,7 @@ class Analyzer:
             spans += lookup.linking_words(self.text, self.schema, self.terms, self.kind_head)
             pronouns, self.unread_pronouns = lookup.subject_pronouns(self.text, self.schema, self.terms)
             spans += pronouns
-        spans += [s for s in [self.readings.basis_span] if s] + self.modifiers
+        spans += [s for s in [self.readings.basis_span] if s] + self.modifiers + self.implied_spans
         spans += [(s, e) for s, e, w in rates if w in lx.IDIOMS]  # "account for" is read: it is not 账号
         spans += self._year_named_columns()
         for start, end in spans:
@@ -293,6 +297,7 @@ class Analyzer:
         and by "多少钱" (the sales)."""
         named = {t.column for t in terms if t.kind == "column"}
         found = []
+        self.implied_spans: list[tuple[int, int]] = []  # words read with an implied column, naming nothing else
         for m in _HOW_MANY_UNITS.finditer(self.text):
             unit = m.group(1)
             counted = [v for v in self.schema.of("measure") if re.search(unit + "[数量]", v.name)]
@@ -321,11 +326,23 @@ class Analyzer:
                 found.append(Term(columns[0].name, "column", start, end, 2.0))
             elif columns:
                 self.sold_asked = ask_sold(self.question, start, end, [v.name for v in columns], self.lang)
+        found += self._time_taken(named)
         money = self._money()
         for m in _HOW_MUCH_MONEY.finditer(self.text):  # "一共卖了多少钱", "实际收了多少钱": the sales
             if money is not None and money.name not in named:
                 found.append(Term(money.name, "column", m.start(), m.end(), 2.0))
         return found
+
+    def _time_taken(self, named: set[str]) -> list[Term]:
+        """ "how long did it take ryosuke irie to finish": the data's one column of times, for the row named."""
+        took = _HOW_LONG_TOOK.search(self.text)
+        times = [v for v in self.schema.of("measure") if _TIME_NAME.search(v.name)]
+        if took is None or len(times) != 1 or times[0].name in named:
+            return []
+        then = _TOOK_TO.search(self.text, took.end())  # "… to finish": what the time is of, no condition
+        if then is not None:
+            self.implied_spans.append((then.start(), then.end()))
+        return [Term(times[0].name, "column", took.start(), took.end(), 2.0)]
 
     def _degree_terms(self, named: set[str]) -> list[Term]:
         """ "the tallest building", "which is deeper": the one measure whose name says what the degree measures

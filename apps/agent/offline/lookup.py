@@ -363,6 +363,7 @@ _LINK_VERB = re.compile(r"(?<![a-z])[a-z]{5,}(?![a-z])")
 
 # "the number of total skaters in the competition", "according to this table": the table's own setting, said at
 # the end of the question, where no column or value of the data is named
+_AT_THE_EDGE = re.compile(r"(?<![a-z])(?:top|bottom)\s*$")
 _SETTING = re.compile(
     r"(?<![a-z])(?:in|at|of|from|during|on|according\s+to|based\s+on)\s+(?:the|this)\s+"
     r"(?P<noun>competition|tournament|championship|contest|event|race|games|league|season|table|chart|list|data)s?"
@@ -383,6 +384,8 @@ def linking_words(text: str, schema: Schema, terms: list[Term], head: Term | Non
     spans = [(m.start(), m.end()) for m in _NAME_ASKED.finditer(text)]
     spans += [m.span("one") for m in _THE_ONLY_ONE.finditer(text)]
     setting = _SETTING.search(text)
+    if setting is not None and _AT_THE_EDGE.search(text, 0, setting.start()):
+        setting = None  # "at the top of the list": a place in the list (position.py), not the list as a setting
     if setting is not None and not any(t.start < setting.end() and setting.start() < t.end for t in terms):
         noun = setting.group("noun")  # "in the championship" over a Division of "… League Championship" is a value
         if not any(noun in fold(str(v)) for view in schema.views for v in (view.name, *view.values)):

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 _LAST = re.compile(r"(?<![a-z])(?:last|final|bottom)(?![a-z])|最后|末")
 _FIRST = re.compile(r"(?<![a-z])(?:first|top)(?![a-z])|第一|首")
 _NEIGHBOUR = re.compile(r"(?<![a-z])(?:next|previous|above|below|before|after)(?![a-z])|上一|下一|前一|后一")
+WHOLE_ROW = 4  # the leading columns shown for a row asked for by its place alone ("who is at the top of the list")
 _ASKS_WHICH = re.compile(r"^\s*(?:what|which|who|whom|where|name)\s")
 _BARE_EDGE = re.compile(r"(?<![a-z])the\s+(?P<w>first|last|final)\s+")
 _NOUN = re.compile(r"[a-z]+(?![a-z'\-])")
@@ -115,6 +116,11 @@ def look_up(a: Analyzer, plan: Plan, where: Edge) -> None:
     else:  # "the location of the last employee listed": Location; else "the last number on the list": Number
         asked = lookup.asked_column_zh(a) if a.lang == "zh" else lookup.asked_column(a)
         column = asked or (where.columns[0] if len(where.columns) == 1 else None)
+    if column is None and not a.terms and _ASKS_WHICH.match(a.text):
+        whole = [v.name for v in a.schema.views][:WHOLE_ROW]  # "who is at the top of the list?": the row itself
+        plan.groups, plan.time_group, plan.metrics = [], None, []
+        plan.row_columns, plan.kind, plan.question_kind = whole, "lookup", "lookup"
+        return
     if column is None or any(t.kind == "value" and t.column == column for t in a.terms):
         return
     plan.groups, plan.time_group, plan.metrics = [], None, []
