@@ -168,3 +168,30 @@ def test_a_row_asked_for_by_its_place_alone_is_read_from_the_list_not_ranked(csv
     whole = verified_answer(crews, "who is at the top of the list?")
     assert "Harbour Racing" in whole.answer and "# 60" in whole.answer and "row 1" in whole.answer, whole.answer
     assert "Points" not in whole.answer and "Ridge" not in whole.answer
+
+
+def test_the_words_that_place_the_neighbour_are_read_even_where_a_cell_holds_them(csv_binding):
+    """ "what event comes before harbour night #14": "comes before" says which row, it is no condition, even where
+    a note's sentence happens to hold the words."""
+    rows = [
+        ["Harbour Night #6", "Opened the season"],
+        ["Harbour Night #8", "The title changed hands before the main event came to town"],
+        ["Harbour Night #14", ""],
+        ["Harbour Night #15", "Held outdoors"],
+    ]
+    events = table(csv_binding, "events.csv", ["Event", "Notes"], rows)
+    response = verified_answer(events, "what event comes before harbour night #14?")
+    nearest = next(line for line in response.answer.split("\n") if line.startswith("Right"))
+    assert "Harbour Night #8" in nearest and "#15" not in nearest, response.answer
+
+
+def test_a_period_beside_a_neighbour_question_is_one_more_condition_on_the_rows_listed(csv_binding):
+    """'before "paper moon", what song is listed in 1999?': the 1999 songs before it, nearest first; a period
+    that is left out ("excluding 1999") is not read here, so it is not answered."""
+    rows = [[1998, "Tin Roof"], [1999, "Glass Bay"], [1999, "Paper Moon"], [2001, "Cold Lake"]]
+    singles = table(csv_binding, "singles.csv", ["Year", "Title"], rows)
+    response = verified_answer(singles, 'before "paper moon", what song is listed in 1999?')
+    assert "Glass Bay" in response.answer and "Tin Roof" not in response.answer, response.answer
+    assert any("1999" in f for e in response.explanation for f in e.filters), response.explanation
+    refused = ask(singles, 'before "paper moon", what song is listed excluding 1999?')
+    assert "Glass Bay" not in refused.answer and "Tin Roof" not in refused.answer, refused.answer

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext as _
 
 from apps.agent.offline import lookup
-from apps.agent.offline.cues import NAMED_AFTER
+from apps.agent.offline.cues import NAMED_AFTER, PLACE_VERBS
 from apps.agent.offline.drafts import MAX_LISTED, ResultView, Writer, _labelled, compared_said, reference
 from apps.agent.offline.plan import Anchor, Group, Lang, Metric, Plan, Shown, filter_label
 from apps.agent.offline.schema_terms import Schema, Term, fold, name_words, singular
@@ -102,6 +102,23 @@ def _anchor_term(a: Analyzer, values: list[Term]) -> tuple[Term, str, int, int] 
                 continue  # "which stores had sales above the east store": more sales, no place in the list
             return term, "<" if word in _EARLIER else ">", -1, -2 if word in _LAYOUT else -1
     return None
+
+
+_ORDER_VERB = re.compile(rf"(?<![a-z])(?:{PLACE_VERBS}|listed|happened|occurred|aired|held)\s+$")
+
+
+def order_words(a: Analyzer) -> list[tuple[int, int]]:
+    """Where the question says the named row's neighbour is meant: "before"/"after" (and the like) right before
+    the named value, with the verb that places it ("comes before", "finished after")."""
+    values = [t for t in a.terms if t.kind == "value"]
+    found = []
+    for term in values:
+        order = _ORDER.search(a.text, 0, term.start)
+        if order is None:
+            continue
+        verb = _ORDER_VERB.search(a.text, 0, order.start())
+        found.append((verb.start() if verb is not None else order.start(), order.end()))
+    return found
 
 
 def _said_before(a: Analyzer, same: int) -> Term | None:
@@ -213,24 +230,28 @@ def read(a: Analyzer) -> Plan | None:
     found = _anchor_term(a, [*values, *([timed] if timed else [])])
     if found is None or a.cues.thresholds or a.cues.unsupported is None:
         return None
-    if a.time_filters and found[0] is not timed:
+    term, op, start, end = found
+    nearest = start < 0  # "before"/"after": the rows nearest the named one on the column that orders them
+    # 'before "1000 times", what song is listed in 1999': a period that is one more condition on the rows listed
+    periods = [f for f in a.time_filters if nearest and term is not timed and f.spec.get("op") != "!="]
+    if a.time_filters and term is not timed and len(periods) != len(a.time_filters):
         return None  # a period the comparison does not read
     if _NEGATED.search(a.text):
         return None  # "no more districts than", "不比华东高", "not in the north": not read here, so not answered
-    term, op, start, end = found
     others = [t for t in values if t is not term]
     columns = [t.column for t in others]
     if term.column in columns or len(set(columns)) != len(columns):
         return None  # two values of one column: which rows are meant is not one condition each
-    if _NUMBER.search(_outside(a.text, [term, *others])):
+    said = [Term("", "value", f.start, f.end, 0.0) for f in periods]
+    if _NUMBER.search(_outside(a.text, [term, *others, *said])):
         return None  # "in 1990": a number the comparison does not read (a year, a threshold)
-    nearest = start < 0  # "before"/"after": the rows nearest the named one on the column that orders them
     compared = _ordering(a, term, layout=end == -2) if nearest else _compared(a, term, start, end, op)
     if compared is None:
         return None
     anchor = _anchor(a, term, compared, op, nearest=nearest)
     plan = Plan(lang=a.lang, anchor=anchor, question_kind="against_row")
     plan.filters = [Filter(column=t.column, op="=", value=t.value) for t in others]  # "how many girls …"
+    plan.filters += [Filter(**f.spec) for f in periods]
     counting = _COUNT_ZH.search(a.text) if a.lang == "zh" else _COUNT_EN.match(a.text)
     if counting and anchor.func:
         return None  # how many groups qualify is no cell of a query: not answered with a number nobody computed

@@ -773,6 +773,8 @@ class Analyzer:
         if anchor is not None and anchor.nearest:  # "the next prime minister after …"
             for m in _NEXT.finditer(self.text):
                 _claim(self.taken, m.start(), m.end())
+            for start, end in against_row.order_words(self):  # "what event comes before …": read, no condition
+                _claim(self.taken, start, end)
             others = [t for t in self.terms if not (t.kind == "value" and t.column == anchor.column)]
             head = lookup.kind_head(self.text, self.schema, others)  # "what song was previous to hot thing": a song
             if head is not None and head.column == anchor.column:  # of the named one's column, the one listed
