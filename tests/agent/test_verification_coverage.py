@@ -26,3 +26,27 @@ def test_the_last_year_opening_a_clause_is_the_latest_year_not_the_year_before_t
     assert ("period", "relative") not in [(a.kind, a.key) for a in anchors]
     assert ("period", "relative") in _anchors("what were the sales in the last year?")
     assert ("period", "relative") in _anchors("how many orders came last year they said?")
+
+
+def test_a_column_name_in_the_middle_of_a_value_names_no_column():
+    """ "the birth of john the baptist" over a column John: the value's words, not the column; a column name at
+    a value's edge ("total sales" beside a value Total Sales) may still be the column meant."""
+    from apps.agent.verification.vocabulary import Vocabulary
+
+    vocab = Vocabulary.from_profiles(
+        [
+            {
+                "columns": [
+                    {"name": "Event", "kind": "text", "role": "dimension", "values": ["Birth of John the Baptist"]},
+                    {"name": "John", "kind": "text", "role": "dimension", "values": ["John 01:01"]},
+                    {"name": "Kind", "kind": "text", "role": "dimension", "values": ["Total Sales"]},
+                    {"name": "Sales", "kind": "number", "role": "measure"},
+                ]
+            }
+        ]
+    )
+    inside = question_anchors("what event happened previous to the Birth of John the Baptist?", vocab)
+    assert ("column", "John") not in [(a.kind, a.key) for a in inside]
+    assert ("value", "birth of john the baptist") in [(a.kind, a.key) for a in inside]
+    edge = question_anchors("what were the total sales?", vocab)
+    assert any(a.kind == "column" and "Sales" in a.key for a in edge), edge

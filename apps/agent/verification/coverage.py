@@ -313,7 +313,17 @@ _COUNTED_BY_THE_COLUMN_BEFORE = re.compile(
 
 def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
     words = vocab.column_words()
-    spans = vocab.column_finder().find_spans(question)
+    values = LabelFinder()
+    for value in vocab.values:
+        values.add(value)
+    # "the birth of john the baptist" over a column John: a column's name in the middle of a value names no column
+    # ("total sales" as a value still names Sales: a name at a value's edge may be the column meant)
+    named = [(s, e) for _v, s, e in values.find_spans(question)]
+    spans = [
+        (w, s, e)
+        for w, s, e in vocab.column_finder().find_spans(question)
+        if not any(a < s and e < b for a, b in named)
+    ]
     found = [w for w, _s, _e in spans]
     anchors: list[Anchor] = []
     for i, (word, start, _end) in enumerate(spans):
@@ -333,9 +343,6 @@ def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
     rest = norm(question)
     for word in found:
         rest = rest.replace(word, " " * len(word))
-    values = LabelFinder()
-    for value in vocab.values:
-        values.add(value)
     original = unicodedata.normalize("NFKC", question)
     for value in values.find(rest):
         # Latin values count only as written in the data ("Hotel" the type, not "hotel" the common noun).
