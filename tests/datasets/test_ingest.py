@@ -162,6 +162,10 @@ def test_times_and_places_beside_dsq_or_a_dash_are_typed_and_a_cell_of_two_numbe
     assert types["Place"] == "BIGINT" and [r[1] for r in rows] == [17, None, 1], "no place 0: a dash is none"
     assert types["Time (s)"] == "DOUBLE" and rows[1][2] is None and report.blank_marks["Place"] == ["—"]
     assert types["Goals"] == "VARCHAR", "among plain numbers a dash may mean 0: kept as written"
+    ranked = "Rank,Athlete,Goals\n4,Ana,3\n5,Li,–\n—,Tom,0\n6,Eva,2\n"  # a column named as places: no place 0
+    report, types, rows = ingest(write(tmp_path, "k.csv", ranked))
+    assert types["Rank"] == "BIGINT" and [r[0] for r in rows] == [4, 5, None, 6] and report.blank_marks["Rank"] == ["—"]
+    assert types["Goals"] == "VARCHAR"
 
 
 def test_a_place_with_a_note_is_the_place_and_the_note_moves_to_a_column_beside(tmp_path):

@@ -465,6 +465,8 @@ def _marks_for(rule: tuple[str, str, str]) -> tuple[str, str, str]:
     return _ANY_MARK if rule[1] in (_ORDINAL, _DURATION) else _FOR_NUMBERS
 
 
+# A column of finishing places by its name ("Rank", "Pos."): a dash there is no place, as among "1st", "2nd"
+_PLACE_NAME = re.compile(r"(?i)rank|ranking|pos\.?|position|place|placing|finish")
 _MARKED_RULES = tuple((rule, _marks_for(rule)) for rule in (*NARROWER["VARCHAR"], *UNIT_RULES) if rule[0] != "BOOLEAN")
 
 
@@ -482,7 +484,10 @@ def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     enough = f"BOOL_OR({is_mark}) AND COUNT({without}) >= {MIN_VALUES_BESIDE_MARKS}"
     marked = _verdicts(con, [_rule_sql(enough, n) for n in texts], _DATA)
     candidates = [
-        (name, rule, marks) for name, ok in zip(texts, marked, strict=True) if ok for rule, marks in _MARKED_RULES
+        (name, rule, _ANY_MARK if rule[0] == "BIGINT" and _PLACE_NAME.fullmatch(name.strip()) else marks)
+        for name, ok in zip(texts, marked, strict=True)
+        if ok
+        for rule, marks in _MARKED_RULES
     ]
     sample = exp.select(exp.Star()).from_(_DATA.copy()).limit(2000).subquery("sample")
     for source in (sample, _DATA):
