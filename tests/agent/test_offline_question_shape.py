@@ -1630,3 +1630,18 @@ def test_the_subject_said_as_a_noun_is_read_as_its_pronoun(csv_binding):
     for question in ("how many goals did this person score?", "how many goals did the team score?"):
         response = ask(roster, question)
         assert not response.tables and "8" not in response.answer, (question, response.answer)
+
+
+def test_a_result_not_reached_is_the_rows_the_file_marked_so(csv_binding):
+    """ "who did not finish": the rows whose time the file marked DNF (blank since ingest, the mark recorded); where
+    the column holds other marks too (DNS beside DNF), its blanks are not all of one kind, so it is not read."""
+    rows = [["Ana", "1:53.90"], ["Li", "DNF"], ["Tom", "1:55.02"], ["Eva", "DNF"], ["Max", "2:01.10"]]
+    binding = table(csv_binding, "race.csv", ["Name", "Time"], rows)
+    who = ask(binding, "who did not finish?")
+    assert who.verification.passed and "Li" in who.answer and "Eva" in who.answer, who.answer
+    assert "Ana" not in who.answer and "DNF" in who.answer
+    count = ask(binding, "how many racers failed to finish?")
+    assert count.verification.passed and "is 2" in count.answer, count.answer
+    mixed = table(csv_binding, "mixed.csv", ["Name", "Time"], [*rows, ["Kai", "DNS"], ["Zoe", "1:58.00"]])
+    unread = ask(mixed, "who did not finish?")
+    assert "Li" not in unread.answer or unread.clarification is not None, unread.answer

@@ -682,6 +682,9 @@ def threshold_label(name: str, t: Threshold, lang: Lang) -> str:
     if t.op == "in":
         with speaking(lang):
             return _("%(column)s starts with %(mark)s") % {"column": name, "mark": t.label}
+    if t.op == "is_null" and t.label:  # "did not finish": the rows the file marked “DNF”
+        with speaking(lang):
+            return _("%(column)s reads %(mark)s") % {"column": name, "mark": t.label}
     if t.label and not any(ch.isdigit() for ch in t.label) and t.op in ("<=", ">"):  # "out of stock (Stock)"
         with speaking(lang):
             return _("%(words)s (%(column)s)") % {"words": t.label, "column": name}

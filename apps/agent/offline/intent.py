@@ -169,7 +169,7 @@ class Analyzer:
             edge_span = range(self.row_edge.start, self.row_edge.end)
             self.terms = [t for t in self.terms if t.kind != "column" or t.start not in edge_span]
         self.cues: Cues = read_cues(question, self.text, self.schema, self.terms, self.taken)
-        self.cues.thresholds += pieces + self.present
+        self.cues.thresholds += pieces + self.present + self._no_result()
         self.terms = [t for t in self.terms if not self._unit_of_threshold(t) and not self._inside_threshold(t)]
         if any(self.schema.by_name[t.column].place for t in self.cues.thresholds if t.op in ("=", "<=")):
             for m in PLACE_VERB.finditer(self.text):  # "came in 3rd place": the verb of the place read
@@ -331,6 +331,26 @@ class Analyzer:
         for m in _HOW_MUCH_MONEY.finditer(self.text):  # "一共卖了多少钱", "实际收了多少钱": the sales
             if money is not None and money.name not in named:
                 found.append(Term(money.name, "column", m.start(), m.end(), 2.0))
+        return found
+
+    def _no_result(self) -> list[Threshold]:
+        """ "who was the only competitor to not finish", "how many swimmers did not swim": the rows whose result
+        the file marked so ("DNF", "DNS"), blank since ingest, in the one column whose only marks are those."""
+        found = []
+        for marks, said in _NO_RESULT:
+            m = said.search(self.text)
+            if m is None or self.taken.find(1, m.start(), m.end()) != -1:
+                continue
+            columns = [
+                c.name
+                for c in self.profile.columns
+                if c.blank_marks and {x.casefold() for x in c.blank_marks} <= marks and c.name in self.schema.by_name
+            ]
+            if len(columns) != 1:
+                continue
+            mark = next(x for x in self.profile.column(columns[0]).blank_marks)  # type: ignore[union-attr]
+            found.append(Threshold(columns[0], "is_null", True, f"“{mark}”", m.start(), m.end()))
+            _claim(self.taken, m.start(), m.end())
         return found
 
     def _time_taken(self, named: set[str]) -> list[Term]:
@@ -849,6 +869,20 @@ _STOCK_VALUE = re.compile(
 _VALUE_NAME = re.compile(r"(?<![a-z])value(?![a-z])|价值|货值|总值")
 _WHICH_PERIOD = re.compile(
     r"哪(?:一)?个?(?:月|天|日|季度|年|周)|(?<![a-z])(?:which|what) (?:day|month|quarter|year|week)(?![a-z])"
+)
+# a result not reached, as the file marks it ("DNF", "DNS", "DSQ") and as a question says it
+_NO_RESULT = (
+    (
+        {"dnf"},
+        re.compile(r"(?<![a-z])(?:(?:did\s+not|didn't|didnt|failed\s+to|not|never)\s+finish(?:ed)?|dnf)(?![a-z])"),
+    ),
+    (
+        {"dns"},
+        re.compile(
+            r"(?<![a-z])(?:(?:did\s+not|didn't|didnt|not|never)\s+(?:start|swim|race|run|compete)|dns)(?![a-z])"
+        ),
+    ),
+    ({"dsq", "dq"}, re.compile(r"(?<![a-z])(?:disqualified|dsq)(?![a-z])")),
 )
 _NEXT = re.compile(r"(?<![a-z])(?:next|previous|preceding|following)(?![a-z])")
 _EACH_MARKERS = ("each", "per", "for each", "every", "各", "每个", "每")
