@@ -1645,3 +1645,15 @@ def test_a_result_not_reached_is_the_rows_the_file_marked_so(csv_binding):
     mixed = table(csv_binding, "mixed.csv", ["Name", "Time"], [*rows, ["Kai", "DNS"], ["Zoe", "1:58.00"]])
     unread = ask(mixed, "who did not finish?")
     assert "Li" not in unread.answer or unread.clarification is not None, unread.answer
+
+
+def test_came_in_last_is_the_worst_place_of_the_tables_one_finishing_column(csv_binding):
+    """ "the horse that came in last" names no column: the table's one column of finishing places ("Finished")
+    orders them, the largest number last; an occasion said with a year the data cannot hold is noted as left out."""
+    rows = [[2, 7, "Silver Gale", "A. Ruiz"], [1, 3, "Night Bell", "L. Park"], [3, 1, "Tin Drum", "M. Chen"]]
+    binding = table(csv_binding, "derby.csv", ["Finished", "Post", "Horse", "Jockey"], rows)
+    last = ask(binding, "name of horse that came in last in the 1997 harbour derby")
+    assert last.verification.passed and "Tin Drum" in last.answer.split("\n")[1], last.answer
+    assert "Night Bell" not in last.answer and "1997 harbour derby" in last.answer
+    first = ask(binding, "which horse came in first?")
+    assert first.verification.passed and "Night Bell" in first.answer and "Tin Drum" not in first.answer, first.answer

@@ -936,6 +936,21 @@ def _last_place(text: str, schema: Schema, terms: list[Term], taken: bytearray, 
         cues.ranking, cues.ascending = True, True
         _claim(taken, said.start(), t.start)
         return
+    # "the horse that came in last", no place column named: the table's one finishing place (Finished, Pos.)
+    alone = _CAME_LAST.search(text)
+    finishing = [v for v in schema.views if v.finishing]
+    if alone is None or len(finishing) != 1 or not _free(taken, alone.start(), alone.end()):
+        return
+    if any(t.column == finishing[0].name for t in terms):
+        return
+    terms.append(Term(finishing[0].name, "column", alone.start("last"), alone.end(), 2.0))
+    cues.ranking, cues.ascending = True, True
+    _claim(taken, alone.start(), alone.end())
+
+
+_CAME_LAST = re.compile(
+    rf"(?<![a-z])(?:{PLACE_VERBS})\s+(?:in\s+)?(?:the\s+)?(?P<last>last|bottom)(?:\s+place)?(?![a-z])"
+)
 
 
 def _plural_which(text: str) -> bool:

@@ -72,15 +72,15 @@ _AVG_HINTS: tuple[str, ...] = (
 )
 _AVG_HINTS += ("salary", "wage", "pay")
 _ORDINAL_WORDS = frozenset(
-    "rank ranking round pick no pos position place seed season heat lane draw episode ep chapter chart series week "
-    "game match volume vol issue edition".split()
+    "rank ranking round pick no pos position place finished seed season heat lane draw episode ep chapter chart "
+    "series week game match volume vol issue edition".split()
 )
 _EVENT_YEAR = re.compile(
     r"(?<![a-z])(?:born|birth|died|death|elected|founded|established|formed|opened|built|released|debut|"
     r"joined|introduced|launched|signed|ratified|completed|commissioned|inaugurated|premiered?|started|"
     r"retired|took office|left office|since|from|until|first|last|entered)(?![a-z])|出生|成立|建成|开业|年份"
 )
-_PLACE_WORDS = frozenset("rank ranking pos position place placing finish".split())
+_PLACE_WORDS = frozenset("rank ranking pos position place placing finish finished".split())
 # a place column is named only so: "Rank", "Pos.", "Peak position", "Final placing" (not "Ranking points")
 _FINISH_NAME_WORDS = _PLACE_WORDS | frozenset("final overall finishing".split())
 _PLACE_NAME_WORDS = _FINISH_NAME_WORDS | frozenset("peak highest best current world league chart".split())
