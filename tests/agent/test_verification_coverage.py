@@ -50,3 +50,23 @@ def test_a_column_name_in_the_middle_of_a_value_names_no_column():
     assert ("value", "birth of john the baptist") in [(a.kind, a.key) for a in inside]
     edge = question_anchors("what were the total sales?", vocab)
     assert any(a.kind == "column" and "Sales" in a.key for a in edge), edge
+
+
+def test_a_grain_word_inside_a_columns_name_is_that_columns_word():
+    """ "哪个账号的年度目标最高" over a column 年度目标: 年度 names the column, it asks for no yearly breakdown."""
+    from apps.agent.verification.vocabulary import Vocabulary
+
+    vocab = Vocabulary.from_profiles(
+        [
+            {
+                "columns": [
+                    {"name": "账号", "kind": "text", "role": "dimension", "values": ["线下门店", "京东自营"]},
+                    {"name": "年度目标", "kind": "number", "role": "measure"},
+                    {"name": "日期", "kind": "date", "role": "time", "min": "2025-01-01", "max": "2025-12-31"},
+                ]
+            }
+        ]
+    )
+    kinds = [(a.kind, a.key) for a in question_anchors("哪个账号的年度目标最高", vocab)]
+    assert not [k for k in kinds if k[0] == "grain"], kinds
+    assert ("grain", "year") in [(a.kind, a.key) for a in question_anchors("各账号年度销售额", vocab)]

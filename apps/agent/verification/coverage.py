@@ -200,11 +200,14 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
         for a in _number_anchors(question, has_top_n=bool(ranked), inside=timed)
         if a.kind != "number" or float(a.key) not in ranked
     ]
+    # "哪个账号的年度目标最高": 年度 inside the name of a column (年度目标) is that column's word, no grain
+    named = [(s, e) for _w, s, e in vocab.column_finder().find_spans(question)] if vocab is not None else []
     anchors += [
         Anchor(m.group(0), "grain", g)
         for g, rx in _GRAIN_RE.items()
         for m in rx.finditer(question)
         if not _AVERAGED.search(question[max(0, m.start() - 12) : m.start()])  # "average monthly MRR" is an average
+        and not any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start() for a, b in named)
     ][:3]
     if vocab is not None and vocab.date_columns:  # "单月最高销售额" over dated rows: each month's total, the best
         anchors += [Anchor(m.group(0), "grain", g) for m in _ONE_PERIOD.finditer(question) for g in [_period_of(m)]]
