@@ -1657,3 +1657,14 @@ def test_came_in_last_is_the_worst_place_of_the_tables_one_finishing_column(csv_
     assert "Night Bell" not in last.answer and "1997 harbour derby" in last.answer
     first = ask(binding, "which horse came in first?")
     assert first.verification.passed and "Night Bell" in first.answer and "Tin Drum" not in first.answer, first.answer
+
+
+def test_faster_or_slower_than_a_time_in_plain_seconds_compares_that_column(csv_binding):
+    rows = [["Mark Hill", 54.11], ["Edu Pic", 54.63], ["Brian Al", 54.75], ["Tom Lee", 55.02], ["Kai Om", 53.90]]
+    binding = table(csv_binding, "swim.csv", ["Name", "Time"], rows)
+    for question, expected in (
+        ("how many swimmers were faster than 54.70?", 3),
+        ("how many swimmers were slower than 54.70?", 2),
+    ):
+        response = ask(binding, question)
+        assert response.verification.passed and response.answer.startswith(f"count is {expected}."), response.answer

@@ -249,6 +249,8 @@ def _comparatives(text: str, question: str, taken: bytearray, schema: Schema) ->
 # A time a race took ("1:54.32", "8 minutes"), compared with a column of seconds (ingest names it "Time (s)")
 _DURATION = re.compile(durations.DURATION)
 _PACE = (("<", ("faster than", "quicker than", "within")), (">", ("slower than",)))
+_PACE_WORDS = {(w, op) for op, words in _PACE for w in words}
+_SECONDS_SAID = re.compile(r"\d+(?:\.\d+)?(?![\d:])")
 _IN_SECONDS = re.compile(r"\((?:s|sec|secs|seconds)\)\s*$", re.IGNORECASE)
 
 
@@ -259,16 +261,23 @@ def _durations(text: str, question: str, taken: bytearray, schema: Schema, terms
     """ "finished in less than 1:55", "under 8 minutes": on the column of seconds the question names, else on
     the data's only one."""
     seconds = [v.name for v in schema.of("measure") if _IN_SECONDS.search(v.name)]
+    # a race time in plain seconds ("Time": 54.11) where no column says its unit
+    seconds = seconds or [v.name for v in schema.of("measure") if _TIME_HEADER.fullmatch(fold(v.name).strip())]
     named = [t.column for t in terms if t.kind == "column" and t.column in seconds]
     column = named[0] if named else seconds[0] if len(seconds) == 1 else None
     if column is None:
         return []
     found = []
+    plain = not _IN_SECONDS.search(column)  # "faster than 54.20" over a Time of plain seconds
     for op, words in (*lx.COMPARATORS, *_PACE):
         for word in sorted((w for w in words if w not in lx.AFTER_NUMBER and w.isascii()), key=len, reverse=True):
             for m in re.finditer(rf"(?<![a-z]){re.escape(word)}\s*", text):
                 said = _DURATION.match(text, m.end())
+                if said is None and plain and (word, op) in _PACE_WORDS:
+                    said = _SECONDS_SAID.match(text, m.end())
                 value = durations.seconds(said.group(0)) if said is not None else None
+                if said is not None and value is None and _SECONDS_SAID.fullmatch(said.group(0)):
+                    value = float(said.group(0))
                 if said is None or value is None or not _free(taken, m.start(), said.end()):
                     continue
                 number = int(value) if value.is_integer() else value
