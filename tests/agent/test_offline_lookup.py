@@ -182,3 +182,20 @@ def test_who_reads_the_column_whose_header_names_people_before_another_column_of
     binding = table(csv_binding, "races.csv", ["Race", "Winner", "Constructor"], rows)
     response = verified_answer(binding, "who had the constructor mclaren?")
     assert response.answer.split("\n")[0] == "Winner: David Coulthard.", response.answer
+
+
+def test_a_part_of_and_took_place_only_link_the_row_to_what_is_asked(csv_binding):
+    """ "are a part of what prefecture", "did it take place in …": the rows named, their column asked for."""
+    rows = [
+        ["Ryozen-ji", "Naruto", "Tokushima"],
+        ["Ido-ji", "Tokushima", "Tokushima"],
+        ["Zentsu-ji", "Zentsuji", "Kagawa"],
+    ]
+    temples = table(csv_binding, "temples.csv", ["Temple", "City", "Prefecture"], rows)
+    part = verified_answer(temples, "the ido-ji temple is a part of what prefecture?")
+    assert "Tokushima" in part.answer and "Kagawa" not in part.answer, part.answer
+    games = table(
+        csv_binding, "games.csv", ["Year", "Venue"], [[2001, "Oslo"], [2003, "Sherbrooke, Canada"], [2005, "Oslo"]]
+    )
+    took = verified_answer(games, "what year did it take place in sherbrooke, canada?")
+    assert "2003" in took.answer and "2001" not in took.answer, took.answer

@@ -363,6 +363,11 @@ _LINK_VERB = re.compile(r"(?<![a-z])[a-z]{5,}(?![a-z])")
 
 # "the number of total skaters in the competition", "according to this table": the table's own setting, said at
 # the end of the question, where no column or value of the data is named
+# phrases that link a row to what is asked and say nothing more: "the temples are a part of what prefecture"
+# (the temples' Prefecture), "what year did it take place in sherbrooke" (the year of the row held there)
+_LINK_PHRASE = re.compile(
+    r"(?<![a-z])(?:(?:is|are|was|were)\s+(?:a\s+)?part\s+of|(?:take|takes|took|taken|taking)\s+place)(?![a-z])"
+)
 _AT_THE_EDGE = re.compile(r"(?<![a-z])(?:top|bottom)\s*$")
 _SETTING = re.compile(
     r"(?<![a-z])(?:in|at|of|from|during|on|according\s+to|based\s+on)\s+(?:the|this)\s+"
@@ -383,6 +388,7 @@ def linking_words(text: str, schema: Schema, terms: list[Term], head: Term | Non
     (`subject_pronouns`)."""
     spans = [(m.start(), m.end()) for m in _NAME_ASKED.finditer(text)]
     spans += [m.span("one") for m in _THE_ONLY_ONE.finditer(text)]
+    spans += [m.span() for m in _LINK_PHRASE.finditer(text)]  # "are a part of what prefecture", "took place in"
     setting = _SETTING.search(text)
     if setting is not None and _AT_THE_EDGE.search(text, 0, setting.start()):
         setting = None  # "at the top of the list": a place in the list (position.py), not the list as a setting
