@@ -199,3 +199,14 @@ def test_a_part_of_and_took_place_only_link_the_row_to_what_is_asked(csv_binding
     )
     took = verified_answer(games, "what year did it take place in sherbrooke, canada?")
     assert "2003" in took.answer and "2001" not in took.answer, took.answer
+
+
+def test_the_verb_of_a_column_says_which_column_a_name_in_two_columns_is_meant_in(csv_binding):
+    """Ana Ruiz is in Winner and in Second: "did ana ruiz win" reads Winner; without such a verb it is asked."""
+    rows = [["Open A", "Ana Ruiz", "Leo Park"], ["Open B", "Leo Park", "Ana Ruiz"], ["Open C", "Ana Ruiz", "Mia Chen"]]
+    events = table(csv_binding, "events.csv", ["Event", "Winner", "Second"], rows)
+    won = verified_answer(events, "how many events did ana ruiz win?")
+    assert "is 2" in won.answer and "Winner = Ana Ruiz" in won.answer, won.answer
+    which = verified_answer(events, "which event did leo park win?")
+    assert "Open B" in which.answer and "Open A" not in which.answer, which.answer
+    assert ask(events, "how many events did ana ruiz enter?").clarification is not None

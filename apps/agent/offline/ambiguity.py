@@ -30,6 +30,7 @@ from apps.agent.offline.schema_terms import (
     Schema,
     Term,
     alias_pattern,
+    done_by,
     fold,
     without_unit,
 )
@@ -191,6 +192,19 @@ def named_column(text: str, term: Term, terms: list[Term], columns: list[str]) -
     return None
 
 
+_VERB = re.compile(r"(?<![a-z])(?:[a-z]{5,}|wins?|won)(?![a-z])")
+
+
+def done_column(text: str, terms: list[Term], columns: list[str]) -> str | None:
+    """The one of `columns` whose rows do what the question's verb says: "how many events did ana ruiz win" over
+    a Winner and a Second column, "the films she directed" over Director and Cast."""
+    verbs = [
+        m.group(0) for m in _VERB.finditer(text) if not any(t.start < m.end() and m.start() < t.end for t in terms)
+    ]
+    found = {c for c in columns for v in verbs if done_by(v, c)}
+    return found.pop() if len(found) == 1 else None
+
+
 # --- rates of a subject ------------------------------------------------------------------------
 
 
@@ -333,7 +347,12 @@ def read(question: str, text: str, schema: Schema, terms: list[Term], lang: Lang
                 open_measures.append((term, columns))
         elif term.kind == "value":
             holders = value_columns(schema, term)
-            chosen = named_column(text, term, terms, [c for c, _v in holders]) if len(holders) > 1 else None
+            columns = [c for c, _v in holders]
+            chosen = (
+                named_column(text, term, terms, columns) or done_column(text, terms, columns)
+                if len(holders) > 1
+                else None
+            )
             if chosen is not None:
                 term = replace(term, column=chosen, value=dict(holders)[chosen])
             elif len(holders) > 1:

@@ -358,7 +358,7 @@ _ROLE_HEADER = re.compile(
     r"headmaster|principal|dean|people)s?(?![a-z])",
     re.IGNORECASE,
 )
-_LINK_VERB = re.compile(r"(?<![a-z])[a-z]{5,}(?![a-z])")
+_LINK_VERB = re.compile(r"(?<![a-z])(?:[a-z]{5,}|wins?|won)(?![a-z])")
 
 
 # "the number of total skaters in the competition", "according to this table": the table's own setting, said at

@@ -324,6 +324,7 @@ def done_by(verb: str, name: str) -> bool:
 
 # who does what, where the doer is not named after the verb: "who performed the song" is its Artist
 _DOERS = {"perform": ("artist", "performer", "singer", "band", "musician")}
+_DOERS |= dict.fromkeys(("win", "won"), ("winner", "winners"))  # "did taylor jensen win", a Winner named
 
 
 _UNIT_SUFFIX = re.compile(r"^(.*\S)\s*\([^()]{1,12}\)$")
