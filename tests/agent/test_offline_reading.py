@@ -570,3 +570,23 @@ def test_people_living_somewhere_are_its_population():
         spec = analyze(question, towns).spec()
         assert [a.get("column") for a in spec["aggregations"]] == ["Population"], (question, spec)
         assert spec["sort"][0]["desc"] is True, (question, spec)
+
+
+def test_a_value_named_without_its_kind_word_and_a_word_that_names_one_column_of_several():
+    """ "forth and clyde" is the Forth and Clyde Canal of a column Canal whose values end with "Canal" (a name of
+    one word is no such value: "crinan" may be a common word); "the year … restored" reads Year restored, not
+    Year opened or Year abandoned."""
+    canals = TableProfile(
+        row_count=4,
+        columns=[
+            col("Canal", "text", "id", 4, values=["Forth and Clyde Canal", "Crinan Canal", "Union Canal", "Monkland"]),
+            col("Year opened", "integer", "measure", 4, lo=1790, hi=1822),
+            col("Year abandoned", "integer", "measure", 3, lo=1854, hi=1963),
+            col("Year restored", "integer", "time", 2, lo=2001, hi=2002),
+        ],
+    )
+    plan = analyze("which year was the forth and clyde restored?", canals)
+    assert plan.clarification is None, plan.clarification
+    assert [g.column for g in plan.groups] == ["Year restored"], plan
+    assert ("Canal", "=", "Forth and Clyde Canal") in _filters("which year was the forth and clyde restored?", canals)
+    assert ("Canal", "=", "Crinan Canal") not in _filters("how many locks does crinan have?", canals)

@@ -32,6 +32,7 @@ from apps.agent.offline.schema_terms import (
     alias_pattern,
     done_by,
     fold,
+    name_words,
     without_unit,
 )
 from apps.agent.offline.wording import names, speaking
@@ -192,6 +193,15 @@ def named_column(text: str, term: Term, terms: list[Term], columns: list[str]) -
     return None
 
 
+def _named_beside(text: str, term: Term, terms: list[Term]) -> str | None:
+    """The one other column the question names whose name holds the word said ("year" beside "restored", which
+    names Year restored): the word is that column's."""
+    said = fold(text[term.start : term.end]).strip()
+    others = {t.column for t in terms if t.kind == "column" and t is not term and t.column != term.column}
+    holding = [c for c in others if said and said in name_words(c)]
+    return holding[0] if len(holding) == 1 else None
+
+
 _VERB = re.compile(r"(?<![a-z])(?:[a-z]{5,}|wins?|won)(?![a-z])")
 
 
@@ -341,6 +351,9 @@ def read(question: str, text: str, schema: Schema, terms: list[Term], lang: Lang
         if term.kind == "column" and view.category == "measure":
             columns, end = measure_readings(schema, text, term, terms)
             columns = _one_quantity(columns)
+            named = _named_beside(text, term, terms) if len(columns) > 1 else None
+            if named is not None:  # "the year forth and clyde was restored": the year of Year restored
+                columns, end = [named], term.end
             if len(columns) == 1:
                 term = replace(term, column=columns[0], end=end)
             else:

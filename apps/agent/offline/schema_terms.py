@@ -597,6 +597,29 @@ def _said_otherwise(folded: str, text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _without_kind(folded: str, text: str, view: ColumnView) -> list[tuple[int, int]]:
+    """ "the year forth and clyde was restored" over a column Canal of "Forth and Clyde Canal", "Crinan Canal":
+    a value named without the word for its kind that most of its column's values end with (the column's name)."""
+    kind = _kind_word(view)
+    if kind is None or not folded.endswith(" " + kind):
+        return []
+    bare = folded[: -len(kind) - 1].strip()
+    if len(bare.split()) < 2:
+        return []  # "national" of "National Stadium" is a common word before it is a name
+    return [m.span() for m in alias_pattern(bare).finditer(text)]
+
+
+@lru_cache(maxsize=256)  # a dataset's views are the same from question to question: worked out once
+def _kind_word(view: ColumnView) -> str | None:
+    """The column's one-word name when most of its values end with it ("Canal": "Crinan Canal", "Union Canal")."""
+    words = name_words(view.name)
+    if len(words) != 1 or not view.complete or len(view.values) < 3:
+        return None
+    kind = fold(view.name).strip()
+    ending = sum(1 for v in view.values if fold(str(v)).strip().endswith(" " + kind))
+    return kind if ending * 2 > len(view.values) else None
+
+
 def _value_candidates(question: str, text: str, view: ColumnView, items: dict[str, str]) -> list[Term]:
     found = []
     for folded_item, item in items.items():
@@ -615,6 +638,7 @@ def _value_candidates(question: str, text: str, view: ColumnView, items: dict[st
                 Term(view.name, "value", match.start(), match.end(), VALUE_EXACT if exact else VALUE_FOLDED, value)
             )
         found += [Term(view.name, "value", s, e, VALUE_FOLDED, value) for s, e in _said_otherwise(folded, text)]
+        found += [Term(view.name, "value", s, e, VALUE_FOLDED, value) for s, e in _without_kind(folded, text, view)]
         for synonym in (*VALUE_SYNONYMS.get(folded, ()), *_season_spellings(folded)):
             for match in alias_pattern(fold(synonym)).finditer(text):
                 found.append(Term(view.name, "value", match.start(), match.end(), VALUE_SYNONYM, value))
