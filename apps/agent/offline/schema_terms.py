@@ -323,7 +323,7 @@ def done_by(verb: str, name: str) -> bool:
 
 
 # who does what, where the doer is not named after the verb: "who performed the song" is its Artist
-_DOERS = {"perform": ("artist", "performer", "singer", "band", "musician")}
+_DOERS: dict[str, tuple[str, ...]] = {"perform": ("artist", "performer", "singer", "band", "musician")}
 _DOERS |= dict.fromkeys(("win", "won"), ("winner", "winners"))  # "did taylor jensen win", a Winner named
 
 
