@@ -590,3 +590,19 @@ def test_a_value_named_without_its_kind_word_and_a_word_that_names_one_column_of
     assert [g.column for g in plan.groups] == ["Year restored"], plan
     assert ("Canal", "=", "Forth and Clyde Canal") in _filters("which year was the forth and clyde restored?", canals)
     assert ("Canal", "=", "Crinan Canal") not in _filters("how many locks does crinan have?", canals)
+
+
+def test_a_word_that_is_a_value_itself_is_read_as_that_value_before_the_value_it_stands_for():
+    """ "french" is a Language of the data: the songs in French, not those from France (its demonym)."""
+    songs = TableProfile(
+        row_count=6,
+        columns=[
+            col("Country", "text", "dimension", 4, values=["France", "Belgium", "Luxembourg", "Italy"]),
+            col("Language", "text", "dimension", 3, values=["French", "Dutch", "Italian"]),
+            col("Points", "integer", "measure", 6, lo=1, hi=20),
+        ],
+    )
+    assert _filters("how many songs were sung in french?", songs) == [("Language", "=", "French")]
+    assert _filters(
+        "how many points did the french entry get?", TableProfile(row_count=6, columns=songs.columns[::2])
+    ) == [("Country", "=", "France")]

@@ -39,6 +39,9 @@ NAME, SYNONYM, VALUE_EXACT, CORE, VALUE_SYNONYM, CONCEPT, VALUE_FOLDED, CONCEPT_
     2.0,
     1.0,
 )
+# a whole value written in other case ("french" of French): the value itself, before a value it stands for
+# ("french" for France, VALUE_SYNONYM), after a column's own words
+VALUE_CASE = 2.45
 _FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
 
 
@@ -635,7 +638,7 @@ def _value_candidates(question: str, text: str, view: ColumnView, items: dict[st
         for match in alias_pattern(folded).finditer(text):
             exact = question[match.start() : match.start() + len(value)] == value
             found.append(
-                Term(view.name, "value", match.start(), match.end(), VALUE_EXACT if exact else VALUE_FOLDED, value)
+                Term(view.name, "value", match.start(), match.end(), VALUE_EXACT if exact else VALUE_CASE, value)
             )
         found += [Term(view.name, "value", s, e, VALUE_FOLDED, value) for s, e in _said_otherwise(folded, text)]
         found += [Term(view.name, "value", s, e, VALUE_FOLDED, value) for s, e in _without_kind(folded, text, view)]
