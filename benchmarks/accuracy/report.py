@@ -19,8 +19,8 @@ def excerpt(answer: str, width: int = 240) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _rate(part: int, whole: int) -> str:
-    return f"{part / whole:.1%}" if whole else "-"
+def _rate(part: int, whole: int, digits: int = 1) -> str:
+    return f"{part / whole:.{digits}%}" if whole else "-"
 
 
 def wrong_among_verified(items: Sequence[Item]) -> tuple[int, int]:
@@ -69,7 +69,8 @@ def set_report(name: str, items: Sequence[Item], group_label: str, *, value_in_t
     wrong, shown = wrong_among_verified(items)
     verdict = "ok" if shown and wrong / shown <= WRONG_TARGET else ("-" if not shown else "OVER TARGET")
     lines = [f"== {name}: {len(items)} questions", table(rows)]
-    lines.append(f"wrong among shown-as-verified: {wrong}/{shown} = {_rate(wrong, shown)} (target <= 2%: {verdict})")
+    said = _rate(wrong, shown, 2)  # 4/196 is 2.04%: over the target, which 2.0% would hide
+    lines.append(f"wrong among shown-as-verified: {wrong}/{shown} = {said} (target <= 2%: {verdict})")
     listed = sum(i.outcome is Outcome.CORRECT and i.listed >= LONG_LISTING for i in items)
     if listed and value_in_text:
         lines.append(
@@ -117,7 +118,7 @@ def summary(results: Mapping[str, Sequence[Item]]) -> str:
                 "clarified/refused": _rate(counts[Outcome.REFUSED], n),
                 "intercepted": _rate(counts[Outcome.INTERCEPTED], n),
                 "failed": _rate(counts[Outcome.FAILED], n),
-                "wrong/shown-verified": _rate(wrong, shown),
+                "wrong/shown-verified": _rate(wrong, shown, 2),
                 "ms/question": f"{lat['question_ms_median']:.0f}",
                 "plan ms/step": f"{lat['plan_ms_median']:.1f}",
             }
