@@ -116,3 +116,22 @@ def test_a_number_a_column_reads_stays_a_condition_after_a_context_year(csv_bind
     regatta = csv_binding("regatta.csv", REGATTA)
     response = verified(regatta, "in the 2019 regatta, how many boats had more than 20 points?")
     assert "Boat is 2" in response.answer and "Points > 20" in response.answer
+
+
+ORDERS_ZH = "地区,渠道,销售额\n华东,线上,100\n华东,线上,120\n华北,线下,90\n华南,线下,80\n华南,线上,70\n"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "lang_word"),
+    [("华东线下渠道的销售额是多少？", "满足"), ("what were the sales in 华东 through 线下?", "How many rows have")],
+)
+def test_conditions_no_row_meets_together_are_asked_about_and_each_choice_is_answered(csv_binding, question, lang_word):
+    """No row is both 华东 and 线下: one of the two is more likely misread than a total over no rows, so which to
+    keep is asked; each choice (in the question's language) is a question the data answers."""
+    orders = csv_binding("orders.csv", ORDERS_ZH)
+    response = asked_back(orders, question)
+    assert all(lang_word in c for c in response.clarification.choices), response.clarification.choices
+    history = [{"question": question, "answer": response.answer}]
+    counts = {verified(orders, c, history).answer.split("\n")[0] for c in response.clarification.choices[:2]}
+    assert all(re.search(r"\b2\b", c) for c in counts), counts  # two rows of 华东, two of 线下
