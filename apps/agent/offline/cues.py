@@ -293,8 +293,33 @@ _UP_DOWN = frozenset(
 )
 
 
+# "24 years old", "over 30 years old", "aged 21": an age, on the data's age column
+_AGE_SAID = re.compile(
+    r"(?<![a-z])(?:(?P<cmp>at least|at most|over|under|more than|less than|older than|younger than)\s+)?"
+    r"(?P<n>\d{1,3})(?:\s+|-)years?(?:\s+|-)old(?![a-z])|(?<![a-z])aged\s+(?P<m>\d{1,3})(?![\d.])"
+)
+_AGE_OPS = {"at least": ">=", "at most": "<=", "over": ">", "more than": ">", "older than": ">"}
+_AGE_OPS |= {"under": "<", "less than": "<", "younger than": "<"}
+
+
+def _ages(text: str, question: str, taken: bytearray, schema: Schema) -> list[Threshold]:
+    """ "who is 24 years old", "players over 30 years old", "aged 21": the age column compared with the number
+    (= when no comparison is said). Nothing when the data has no age column."""
+    view = schema.concept_column("age")
+    found: list[Threshold] = []
+    for m in _AGE_SAID.finditer(text) if view is not None else ():
+        if view is None or not _free(taken, m.start(), m.end()):
+            continue
+        number = int(m.group("n") or m.group("m"))
+        said = m.group("n") or m.group("m")
+        found.append(Threshold(view.name, _AGE_OPS.get(m.group("cmp") or "", "="), number, said, m.start(), m.end()))
+        _claim(taken, m.start(), m.end())
+    return found
+
+
 def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
-    found = _durations(text, question, taken, schema, terms) + _comparatives(text, question, taken, schema)
+    found = _ages(text, question, taken, schema) + _durations(text, question, taken, schema, terms)
+    found += _comparatives(text, question, taken, schema)
     measures = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category == "measure"]
     for op, words in lx.COMPARATORS:
         for word in sorted(words, key=len, reverse=True):

@@ -73,6 +73,11 @@ _RANGE_WORD = re.compile(
 _SHORT_YEAR = re.compile(r"(?<![\d年.])(\d{2})\s*年(?![龄级])")
 
 
+_OTHER = re.compile(r"(?<![a-z])(?:other|another|else)(?![a-z])")
+# "2006 and what other year …", "a and b both had what career": a value asked for after the question's start
+_WH_LATER = re.compile(r"(?<![a-z])(?:and|both|had|was|were|is|are)\s+(?:who|what|which|when|where)(?![a-z])")
+
+
 def _year_of(value: object) -> int | None:
     text = str(value or "")
     return int(text[:4]) if text[:4].isdigit() else None
@@ -161,6 +166,7 @@ class Analyzer:
             _claim(self.taken, t.start, t.end)  # is the period's own column, read by the period's filter
             self.terms.remove(t)
         self.named_periods = found  # as the question names them, before several years merge into one filter
+        self._others_read(found)
         self.time_filters, self.years = merge_years(found)
         pieces = self._pieces()
         self.row_edge = position.find(self.text, self.taken, self.terms, self.schema) if ordered else None
@@ -209,12 +215,21 @@ class Analyzer:
                 return self.question[before.start() : t.end]  # "how many SKUs are below their reorder level"
         return None
 
+    def _others_read(self, periods: list[TimeFilter]) -> None:
+        """ "who else … besides X", "2006 and what other year": with a value or period left out, "other" and
+        "else" say the rows are the rest (read); without one, they stay unread and the question is asked about."""
+        if any(t.kind == "value" and lookup.left_out(self.text, t) for t in self.terms) or any(
+            f.spec.get("op") == "!=" for f in periods
+        ):
+            for m in _OTHER.finditer(self.text):
+                _claim(self.taken, m.start(), m.end())
+
     def _left_out(self, f: TimeFilter) -> TimeFilter | None:
         """ "excluding 2022", "除了2024年": the period left out (≠); a range or a list left out is no one filter here,
         so it stays unread and is asked about (None)."""
         before = _PERIOD_LEAD.sub("", self.text[max(0, f.start - 20) : f.start].rstrip()).rstrip()
-        if not any(before.endswith(w) for w in lx.VALUE_NEGATIONS):
-            return f
+        if not any(before.endswith(w) for w in lx.VALUE_NEGATIONS) and not lookup.and_who_else(self.text, f.end):
+            return f  # "2006 and what other year …" leaves 2006 out
         if f.spec.get("op") != "=":
             return None
         return replace(f, spec={**f.spec, "op": "!="})
@@ -482,8 +497,8 @@ class Analyzer:
         return self._before(term, lx.NEGATIONS, 4)
 
     def excluded(self, term: Term) -> bool:
-        """ "excluding Social", "除了华东": the value is left out, not kept."""
-        return self._before(term, lx.VALUE_NEGATIONS, 14)
+        """ "excluding Social", "除了华东", "besides reyna royo": the value is left out, not kept."""
+        return lookup.left_out(self.text, term)
 
     def scoped(self, term: Term) -> bool:
         after = self.text[term.end : term.end + 5]
@@ -812,7 +827,11 @@ class Analyzer:
             return None
         if unmapped or not (plan.groups or builder.filters_pending()):
             return self.fallback(unmapped, "unmapped")
-        if self.lang == "en" and not self.cues.counting and ASKS_FOR_A_VALUE.match(self.text):
+        if (
+            self.lang == "en"
+            and not self.cues.counting
+            and (ASKS_FOR_A_VALUE.match(self.text) or _WH_LATER.search(self.text))
+        ):
             # "what was her first role", "the name of the biggest capacity stadium" (Capacity is text), "what was
             # the first party" (the First elected column named): rows counted per group answer none of them
             measures = [t for t in self.terms if t.kind == "column" and self.view(t).category == "measure"]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from apps.agent.offline import lexicon as lx
 from apps.agent.offline.plan import Group, Plan
 from apps.agent.offline.schema_terms import ColumnView, Schema, Term, done_by, fold
 from apps.datasets.query.spec import Sort
@@ -46,7 +47,7 @@ _ZH_AFTER = re.compile(r"\s*(?:(?:是|为)\s*(?:什么|哪个|哪些|哪一个|�
 # "列出所有客户的名称", "list all the stadiums": every value of the column named, when nothing narrows it
 _ZH_LIST = re.compile(r"(?:列出|列举|罗列)\s*(?:所有|全部|一下)?\s*(?:的)?\s*$")
 _EN_LIST = re.compile(r"^\s*(?:please\s+)?(?:list|show me|show|name)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?$")
-_HEAD_LATER = re.compile(r"(?<![a-z])(?:which|what)\s+(?=[a-z][^?]*\??\s*$)")
+_HEAD_LATER = re.compile(r"(?<![a-z])(?:which|what)\s+(?:other\s+)?(?=[a-z][^?]*\??\s*$)")
 _WHO = re.compile(r"^\s*who(?:m)?\s")
 _WHO_VERB = re.compile(r"^\s*who\s+(?P<verb>[a-z]{5,}(?:ed|d))(?![a-z])")
 _ZH_WHO = re.compile(r"谁")
@@ -117,7 +118,7 @@ def read(a: Analyzer, plan: Plan, builder: MetricBuilder) -> bool:
         column = listed_column(a)  # "列出所有客户": only a request to list, when nothing narrows the rows
     else:
         column = asked_column_zh(a) if a.lang == "zh" else asked_column(a)
-    if column is None or any(t.kind == "value" and t.column == column for t in a.terms):
+    if column is None or column in kept_values(a.text, a.terms):
         return False  # "what ethnicity is next under belorussian": the value named is no answer to itself
     plan.groups, plan.time_group, plan.metrics = [], None, []
     plan.row_columns = [column, *[t.column for t in a.terms if t.kind == "column" and t.column != column]]
@@ -180,8 +181,8 @@ def asked_column(a: Analyzer) -> str | None:
         )
         if found is not None or not a.text.lstrip().startswith("who"):
             return found
-    filtered = {t.column for t in a.terms if t.kind == "value"}
-    if _WHO.match(a.text):
+    filtered = kept_values(a.text, a.terms)
+    if _WHO.match(a.text) or _AND_WHO_ELSE_AT.search(a.text):  # "patrick murphy and who else …"
         return _people(a, filtered)
     if _WHEN.match(a.text) and a.time_col is not None and a.time_col.name not in filtered:
         return a.time_col.name
@@ -209,7 +210,7 @@ def asked_column_zh(a: Analyzer) -> str | None:
     ]
     after = [t.column for t in columns if _ZH_BEFORE.search(a.text, 0, t.start)]  # "华东地区有哪些客户": 客户
     named = after or [t.column for t in columns if _ZH_AFTER.match(a.text, t.end)]
-    filtered = {t.column for t in a.terms if t.kind == "value"}
+    filtered = kept_values(a.text, a.terms)
     if not named and _ZH_WHO.search(a.text):  # "谁买了咖啡机": the column of people
         return _people(a, filtered)
     if not named and _ZH_WHEN.search(a.text) and a.time_col is not None and a.time_col.name not in filtered:
@@ -219,6 +220,30 @@ def asked_column_zh(a: Analyzer) -> str | None:
     return named[0] if len(set(named)) == 1 else None
 
 
+_ARTICLES_END = re.compile(r"(?:(?<![a-z])(?:a|an|the)\s*)+$")
+# "patrick murphy and who else was drafted", "2006 and what other year": the value named first is left out
+_AND_WHO_ELSE = re.compile(r"\s+and\s+(?:who|what|which)(?:\s+[a-z]+)?\s+(?:else|other)(?![a-z])")
+_AND_WHO_ELSE_AT = re.compile(r"(?<![a-z])and\s+who\s+else(?![a-z])")
+
+
+def left_out(text: str, term: Term) -> bool:
+    """ "excluding Social", "besides reyna royo", "除了华东", "patrick murphy and who else": the value is left out
+    of the rows, not kept."""
+    before = _ARTICLES_END.sub("", text[max(0, term.start - 18) : term.start].rstrip()).rstrip()[-14:]
+    return any(before.endswith(fold(w).strip()) for w in lx.VALUE_NEGATIONS) or and_who_else(text, term.end)
+
+
+def and_who_else(text: str, end: int) -> bool:
+    """ "patrick murphy and who else", "2006 and what other year": what ends at `end` is left out."""
+    return bool(_AND_WHO_ELSE.match(text, end))
+
+
+def kept_values(text: str, terms: list[Term]) -> set[str]:
+    """The columns the question keeps rows by a value of (a value left out is no such condition: "which player
+    besides patrick murphy" still asks for a Player)."""
+    return {t.column for t in terms if t.kind == "value" and not left_out(text, t)}
+
+
 def kind_head(text: str, schema: Schema, terms: list[Term]) -> Term | None:
     """The column a kind of thing at the head of an English question stands for ("which swimmer", "name a
     racer", "what film"), when no column is named there: the one column of people, of places or of titles, not
@@ -226,7 +251,7 @@ def kind_head(text: str, schema: Schema, terms: list[Term]) -> Term | None:
     who = _WHO_VERB.match(text)
     if who is not None and not any(t.start < who.end() and who.start("verb") < t.end for t in terms):
         # "who directed red sky", "who produced it": the one column of the ones who do that
-        filtered = {t.column for t in terms if t.kind == "value"}
+        filtered = kept_values(text, terms)
         done = [
             v.name
             for v in schema.views
@@ -237,7 +262,7 @@ def kind_head(text: str, schema: Schema, terms: list[Term]) -> Term | None:
     head = _KIND_HEAD.match(text) or _KIND_LATER.search(text)  # "… all directed which film?"
     if head is None or any(t.start < head.end("noun") and head.start("noun") < t.end for t in terms):
         return None
-    found = noun_column(head.group("noun"), schema, {t.column for t in terms if t.kind == "value"})
+    found = noun_column(head.group("noun"), schema, kept_values(text, terms))
     return None if found is None else Term(found, "column", head.start(), head.end("noun"), 2.0)
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from apps.agent.clarification import Clarification
+from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline import lookup
 from apps.agent.offline.cues import Threshold, find_words, superlative_on, threshold_label
@@ -87,6 +87,13 @@ _NUMBER_CELL = re.compile(r"[+-]?\d[\d,]*(?:\.\d+)?(?:\[\w+\])?")
 
 def ask_numbers_as_text(column: str, lang: Lang) -> Clarification:
     with speaking(lang):
+        if quotes_a_number(column):  # "1 credit": a clarification's question quotes no number
+            question = _(
+                "The column the question names holds numbers written as text beside marks such as “—”, so I "
+                "cannot add them up or count them reliably. Please ask about another column, or clean the column "
+                "and upload the file again."
+            )
+            return Clarification(question, [])
         question = _(
             "“%(column)s” holds numbers written as text beside marks such as “—”, so I cannot add them up or "
             "count them reliably. Please ask about another column, or clean the column and upload the file again."

@@ -583,6 +583,38 @@ def _noted_names(view: ColumnView) -> dict[str, Any]:
     return {core: values[0] for core, values in names.items() if len(values) == 1}
 
 
+# "CF" of "Córdoba CF", "CD" of "CD Málaga": an abbreviation in capitals before or after the name
+_AFFIX = re.compile(r"^[A-Z]{2,3}\.?$")
+COMMON_AFFIX = 3  # an affix in at least this many of a column's cells is the kind of thing, not part of the name
+
+
+@lru_cache(maxsize=256)  # a dataset's views are the same from question to question: worked out once
+def _affixed_names(view: ColumnView) -> tuple[tuple[str, Any], ...]:
+    """ "cordoba" for "Córdoba CF", "malaga" for "CD Málaga": a cell named without the abbreviation in capitals
+    that starts or ends several of its column's cells (clubs, companies). Only where exactly one cell has that
+    name, the name is four letters or more and no other cell holds it."""
+    cells = [str(v) for v in view.values if v is not None]
+    edges = [{c.split()[0], c.split()[-1]} for c in cells if len(c.split()) > 1]
+    counts = Counter(w for edge in edges for w in edge if _AFFIX.match(w))
+    common = {w for w, n in counts.items() if n >= COMMON_AFFIX}
+    if not common:
+        return ()
+    folded_cells = [fold(c).strip() for c in cells]
+    names: dict[str, list[Any]] = {}
+    for cell in cells:
+        words = cell.split()
+        if len(words) < 2 or not ({words[0], words[-1]} & common):
+            continue
+        rest = words[1:] if words[0] in common else words[:-1]
+        core = fold(" ".join(rest)).strip()
+        if len(core.replace(" ", "")) < 4 or core.replace(".", "").isdigit():
+            continue
+        holders = [f for f in folded_cells if re.search(rf"(?<![a-z]){re.escape(core)}(?![a-z])", f)]
+        if len(holders) == 1:
+            names.setdefault(core, []).append(cell)
+    return tuple((core, values[0]) for core, values in names.items() if len(values) == 1)
+
+
 _QUOTES = "\"'“”‘’«»「」"
 
 
@@ -628,7 +660,7 @@ def _value_candidates(question: str, text: str, view: ColumnView, items: dict[st
     for folded_item, item in items.items():
         for match in alias_pattern(folded_item).finditer(text):
             found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, item))
-    for core, value in _noted_names(view).items():
+    for core, value in [*_noted_names(view).items(), *_affixed_names(view)]:
         for match in alias_pattern(core).finditer(text):
             found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, value))
     for value in view.values:

@@ -172,7 +172,7 @@ class _Reader:
 
     def _year(self, m: re.Match[str]) -> list[dict[str, Any]] | None:
         before = self.text[max(0, m.start() - 12) : m.start()]
-        if re.search(r"(大于|小于|超过|高于|低于|above|over|below|under|than|>|<)\s*$", before):
+        if re.search(r"(大于|小于|超过|高于|低于|above|over|below|under|(?<!other )(?<!rather )than|>|<)\s*$", before):
             return None
         year, pre, post = int(m.group("y")), m.group("pre") or "", m.group("post") or ""
         if pre == "from" and _ORIGIN.search(before) and not _ONWARD.match(self.text, m.end()):

@@ -211,7 +211,12 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
     ][:3]
     if vocab is not None and vocab.date_columns:  # "单月最高销售额" over dated rows: each month's total, the best
         anchors += [Anchor(m.group(0), "grain", g) for m in _ONE_PERIOD.finditer(question) for g in [_period_of(m)]]
-    operations = [(m, op) for op, rx in _OP_RE.items() for m in rx.finditer(question)][:4]
+    operations = [  # "the goal difference of córdoba": the Goal Difference column, no difference taken
+        (m, op)
+        for op, rx in _OP_RE.items()
+        for m in rx.finditer(question)
+        if not any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start() for a, b in named)
+    ][:4]
     anchors += [Anchor(m.group(0), "operation", op) for m, op in operations]
     if vocab is not None:
         extremes = _extremes_of_columns(question, operations, vocab)

@@ -111,7 +111,8 @@ def _column_matches(term: str, profile: TableProfile, synonyms: dict[str, str]) 
 
 
 # The words that leave something out ("excluding 2022", "不含退货", "除了华东"), for the planner and verify alike
-LEAVES_OUT_WORDS: tuple[str, ...] = ("excluding", "except", "except for", "other than", "not counting")
+LEAVES_OUT_WORDS: tuple[str, ...] = ("excluding", "except", "except for", "other than", "not counting", "besides")
+LEAVES_OUT_WORDS += ("aside from", "apart from")
 LEAVES_OUT_WORDS += ("不含", "不包括", "不包含", "排除", "排除掉", "去掉", "剔除", "除去", "除了", "刨去", "刨除")
 LEAVES_OUT = (
     "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(LEAVES_OUT_WORDS, key=len)[::-1]) + ")"
@@ -131,8 +132,12 @@ def flag_word(name: str) -> str | None:
 
 
 # A column named like an aggregation ("Total", "Average") and what may stand between it and the measure it adds up
-AGGREGATE_NAMES = frozenset({"total", "sum", "average", "mean", "合计", "总计", "平均"})
-_AGGREGATE_GAP = re.compile(r"\s*(?:(?:number|amount|count)\s+of\s+|的)?(?:the\s+)?", re.IGNORECASE)
+# ("the difference between the points earned" over a Goal Difference column: the points compared)
+AGGREGATE_NAMES = frozenset({"total", "sum", "average", "mean", "difference", "合计", "总计", "平均"})
+_AGGREGATE_GAP = re.compile(
+    r"\s*(?:(?:number|amount|count)\s+of\s+|的|(?:between|in)\s+)?(?:the\s+)?(?:(?:number|amount)\s+of\s+)?",
+    re.IGNORECASE,
+)
 # A column of percentages by its name: "%", "Vote %", "Pct", "Percentage", 百分比
 PERCENT_NAME = re.compile(r"%|(?<![a-z])(?:percent|percentage|pct)(?![a-z])|百分比", re.IGNORECASE)
 
