@@ -566,10 +566,29 @@ _RANGE = re.compile(
 )
 
 
+# "in the 80,000 range": from that round number up to the next one of its size (80,000 to under 90,000)
+_ROUND_RANGE = re.compile(r"(?<![a-z])in\s+the\s+(?P<n>[1-9]\d{0,2}(?:,000)+|[1-9]0{2,})\s+range(?![a-z])")
+
+
+def _round_range(text: str, taken: bytearray, measures: list[Term], schema: Schema) -> list[Threshold]:
+    found = []
+    for m in _ROUND_RANGE.finditer(text):
+        column = _threshold_column(text, m, measures, schema) if measures else None
+        if column is None or not _free(taken, m.start(), m.end()):
+            continue
+        digits = m.group("n").replace(",", "")
+        low, step = int(digits), 10 ** (len(digits) - len(digits.rstrip("0")))
+        said = text[m.start() : m.end()]  # both ends labelled with the question's words: "in the 80,000 range"
+        found += [Threshold(column, ">=", low, said, m.start(), m.end())]
+        found += [Threshold(column, "<", low + step, said, m.start(), m.end())]
+        _claim(taken, m.start(), m.end())
+    return found
+
+
 def _ranges(text: str, question: str, taken: bytearray, schema: Schema, measures: list[Term]) -> list[Threshold]:
     """ "frequencies between 88 and 92", "金额在100到200之间": both ends kept, on the measure it is about (a
-    range of years is a period, read before this)."""
-    found = []
+    range of years is a period, read before this). "in the 80,000 range": 80,000 to under 90,000."""
+    found = _round_range(text, taken, measures, schema)
     for m in _RANGE.finditer(text):
         if not _free(taken, m.start(), m.end()):
             continue
@@ -722,6 +741,8 @@ def threshold_label(name: str, t: Threshold, lang: Lang) -> str:
     if t.label and not any(ch.isdigit() for ch in t.label) and t.op in ("<=", ">"):  # "out of stock (Stock)"
         with speaking(lang):
             return _("%(words)s (%(column)s)") % {"words": t.label, "column": name}
+    if t.label.startswith("in the "):  # "International passengers in the 80,000 range"
+        return f"{name} {t.label}"
     if t.label:
         return f"{name} {t.op} {t.label}"
     with speaking(lang):

@@ -186,9 +186,20 @@ def asked_column(a: Analyzer) -> str | None:
         return _people(a, filtered)
     if _WHEN.match(a.text) and a.time_col is not None and a.time_col.name not in filtered:
         return a.time_col.name
+    if _WHEN.match(a.text):  # "when was zeta eta founded": the Founding Date its verb names (dates written as text)
+        named = {t.column for t in a.terms if t.kind == "column" and _of_time(a.view(t))} - filtered
+        return named.pop() if len(named) == 1 else None
     if _WHERE.match(a.text):
         return _places(a, filtered)
     return None
+
+
+_TIME_HEADER = re.compile(r"(?<![a-z])(?:date|dates|year|years|time|day|season|period|era|founded|born)(?![a-z])")
+
+
+def _of_time(view: ColumnView) -> bool:
+    """A column of times: dates or years by its values, or by its header (dates written as text)."""
+    return view.category in ("time", "year") or bool(_TIME_HEADER.search(fold(view.name)))
 
 
 def listed_column(a: Analyzer) -> str | None:

@@ -444,9 +444,12 @@ class MetricBuilder:
             if view.category != "measure" or view.ordinal:
                 continue  # "the player in round 3": a position is a row's, never a group's total
             func = "avg" if view.averaged else "sum"
-            metric = self.add(Metric(self.agg_name(func, t.column), func, t.column), t.start)
+            same = [m for m in self.plan.metrics if m.func == func and m.column == t.column]  # both ends of a range
+            metric = same[0] if same else self.add(Metric(self.agg_name(func, t.column), func, t.column), t.start)
             self.plan.having.append(Filter(column=metric.name, op=t.op, value=t.value))
-            self.plan.filter_labels.append(threshold_label(metric.name, t, self.a.lang))
+            label = threshold_label(metric.name, t, self.a.lang)
+            if label not in self.plan.filter_labels:
+                self.plan.filter_labels.append(label)
             cues.thresholds.remove(t)
 
     def row_count_thresholds(self) -> None:

@@ -269,6 +269,8 @@ def _aliases(name: str, flag: bool, synonyms: tuple[str, ...] = ()) -> tuple[tup
             found[fold(form)] = max(found.get(fold(form), 0.0), strength)
     for part in _parts(folded):
         found.setdefault(part, PART)
+    for done in _done_forms(folded):
+        found.setdefault(done, CORE)
     for spelt in _spelt_out(folded):
         found.setdefault(spelt, CORE)
     for form, strength in [*_percent_aliases(folded), *_unit_aliases(folded)]:
@@ -277,6 +279,29 @@ def _aliases(name: str, flag: bool, synonyms: tuple[str, ...] = ()) -> tuple[tup
         for form in ("销量", "sales volume", "units sold"):
             found[form] = max(found.get(form, 0.0), CONCEPT)
     return tuple(sorted(found.items()))
+
+
+_NOMINAL = re.compile(
+    r"^(?:(?P<ing>[a-z]{4,})ing|(?P<ment>[a-z]{4,})ment|(?P<ion>[a-z]{2,}[cp]t)ion|(?P<al>[a-z]{3,}[vw])al"
+    r"|(?P<ure>[a-z]{2,}(?:rt|s))ure)$"
+)
+
+
+def _done_forms(folded: str) -> list[str]:
+    """ "Founding Date": "founded" (names of two words at most)."""
+    if len(name_words(folded)) > 2:
+        return []
+    return [done for part in _parts(folded) if (done := _done_form(part)) is not None]
+
+
+def _done_form(word: str) -> str | None:
+    """ "founding" -> "founded", "election" -> "elected", "appointment" -> "appointed", "arrival" -> "arrived":
+    the verb a column's noun is made from, as a question says it happened. None for other words."""
+    made = _NOMINAL.match(word)
+    if made is None:
+        return None
+    stem = next(g for g in made.groups() if g)
+    return stem + ("d" if stem.endswith("e") else "ed")
 
 
 def _percent_aliases(folded: str) -> list[tuple[str, float]]:
@@ -743,8 +768,22 @@ def _misspelt_columns(text: str, schema: Schema, candidates: list[Term]) -> list
             if len(alias) >= MIN_MISSPELT and alias.isalpha() and _one_slip(word, alias)
         }
         if len(close) == 1:
-            found.append(Term(close.pop(), "column", m.start(), m.end(), PART))
+            column = close.pop()
+            found.append(Term(column, "column", m.start(), _rest_of_name(text, m.end(), word, column), PART))
     return found
+
+
+def _rest_of_name(text: str, end: int, word: str, column: str) -> int:
+    """ "internationl passengers" for International passengers: where the column's name the misspelt word
+    begins ends in the text (`end` when the words after it are not the rest of the name)."""
+    words = name_words(fold(column))
+    at = next((i for i, w in enumerate(words) if _one_slip(word, w)), None)
+    if at is None or at + 1 >= len(words):
+        return end
+    rest = re.match(
+        r"\s+" + r"\s+".join(re.escape(w) + "(?:s|es)?" for w in words[at + 1 :]) + r"(?![a-z])", text[end:]
+    )
+    return end + rest.end() if rest else end
 
 
 _OUTCOME_VERB = re.compile(r"win|wins|won|winning|lose|loses|lost|losing")

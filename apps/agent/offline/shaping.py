@@ -77,6 +77,7 @@ def add_filters(b: MetricBuilder) -> None:
     for t in a.cues.thresholds:
         plan.filters.append(Filter(column=t.column, op=t.op, value=t.value))
         plan.filter_labels.append(threshold_label(t.column, t, a.lang))
+    plan.filter_labels = list(dict.fromkeys(plan.filter_labels))  # "in the 80,000 range": both ends said once
 
 
 # Cells that stand for "no value" in tables typed by hand: never the answer to "which … the most".

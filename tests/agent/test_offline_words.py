@@ -1,0 +1,77 @@
+"""Words that name a column or a range without its exact name: "founded" for a Founding Date column, "when"
+over dates written as text, a misspelt word of a two-word column ("internationl passengers") and "in the 80,000
+range" (80,000 to under 90,000)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.agent.test_offline_clarifications import verified_answer
+from tests.agent.test_offline_question_shape import table
+
+CHAPTERS = [
+    ["Zeta Alpha", "Detroit, MI", "1925"],
+    ["Zeta Beta", "Columbus, OH", "December 14, 1926"],
+    ["Zeta Gamma", "Chicago, IL", "1926"],
+    ["Zeta Eta", "Cleveland, OH", "December 13, 1941"],
+    ["Zeta Omega", "Toledo, OH", "May 2, 1950"],
+]
+
+
+@pytest.fixture
+def chapters(csv_binding):
+    return table(csv_binding, "chapters.csv", ["Chapter", "Location", "Founding Date"], CHAPTERS)
+
+
+def test_when_a_row_was_founded_reads_its_founding_date(chapters):
+    response = verified_answer(chapters, "when was zeta eta founded?")
+    assert response.answer.split("\n")[0] == "Founding Date: December 13, 1941.", response.answer
+
+
+def test_founded_in_a_year_filters_the_founding_date(chapters):
+    response = verified_answer(chapters, "how many chapters were founded in 1926?")
+    assert "Founding Date in 1926" in response.answer, response.answer
+    assert response.answer.startswith("distinct Chapter is 2"), response.answer
+
+
+PASSENGERS = [
+    [2006, 764831, 83115],
+    [2007, 764674, 75276],
+    [2008, 709779, 92176],
+    [2009, 605534, 82424],
+    [2010, 595457, 105119],
+    [2011, 850305, 123607],
+]
+
+
+@pytest.fixture
+def airport(csv_binding):
+    return table(csv_binding, "airport.csv", ["Year", "Domestic passengers", "International passengers"], PASSENGERS)
+
+
+def test_a_round_number_range_is_from_it_to_under_the_next(airport):
+    response = verified_answer(airport, "which years had international passengers in the 80,000 range?")
+    listed = response.answer.split("Filters")[0]
+    assert "2006" in listed and "2009" in listed, response.answer
+    assert "2008" not in listed and "2007" not in listed and "2010" not in listed, response.answer
+    assert "International passengers in the 80,000 range" in response.answer
+    assert "90,000" not in response.answer, "the upper end is said as the question said it"
+
+
+def test_a_range_over_groups_is_one_total_kept_between_both_ends(csv_binding):
+    rows = [["North", 50000], ["North", 35000], ["South", 60000], ["South", 40000], ["East", 30000]]
+    rows += [["East", 20000], ["West", 81000], ["West", 1000]]
+    binding = table(csv_binding, "regions.csv", ["Region", "Passengers"], rows)
+    response = verified_answer(binding, "which regions had passengers in the 80,000 range?")
+    listed = response.answer.split("Filters")[0]
+    assert "North" in listed and "West" in listed, response.answer
+    assert "South" not in listed and "East" not in listed, response.answer
+    assert "_2" not in response.answer, "both ends keep the one total"
+
+
+def test_a_misspelt_word_of_a_two_word_column_reads_that_column(airport):
+    response = verified_answer(airport, "what was the total of internationl passengers in 2008?")
+    assert "International passengers is 92,176" in response.answer, response.answer
+    other = verified_answer(airport, "2006 and what other year were internationl passengers in the 80,000 range?")
+    assert other.answer.startswith("Year: 2009"), other.answer
+    assert "Year ≠ 2006" in other.answer
