@@ -187,8 +187,8 @@ def asked_column(a: Analyzer) -> str | None:
     if _WHEN.match(a.text) and a.time_col is not None and a.time_col.name not in filtered:
         return a.time_col.name
     if _WHEN.match(a.text):  # "when was zeta eta founded": the Founding Date its verb names (dates written as text)
-        named = {t.column for t in a.terms if t.kind == "column" and _of_time(a.view(t))} - filtered
-        return named.pop() if len(named) == 1 else None
+        timed = {t.column for t in a.terms if t.kind == "column" and _of_time(a.view(t))} - filtered
+        return timed.pop() if len(timed) == 1 else None
     if _WHERE.match(a.text):
         return _places(a, filtered)
     return None
