@@ -179,6 +179,19 @@ def test_a_place_with_a_note_is_the_place_and_the_note_moves_to_a_column_beside(
     assert types["Place"] == "VARCHAR" and rows[1][1] == "Test driver", "text beside places keeps the column"
 
 
+def test_a_number_with_a_footnote_mark_is_the_number_and_the_mark_moves_to_a_column_beside(tmp_path):
+    text = (
+        "Season,Level,Payout,Code\n1993,Tier 3,250,A1\n2005,Tier 2,4000*,B*\n2006†,Tier 2,500,C\n2007,Tier 3,60[a],D\n"
+    )
+    report, types, rows = ingest(write(tmp_path, "f.csv", text))
+    assert report.columns == ["Season", "Season (note)", "Level", "Payout", "Payout (note)", "Code"]
+    assert types["Season"] == "BIGINT" and types["Payout"] == "BIGINT" and types["Code"] == "VARCHAR"
+    assert [r[0:2] for r in rows] == [(1993, None), (2005, None), (2006, "†"), (2007, None)]
+    assert [r[3:5] for r in rows] == [(250, None), (4000, "*"), (500, None), (60, "[a]")], "nothing is lost"
+    _report, types, rows = ingest(write(tmp_path, "g.csv", "a,Score\n1,3*\n2,several\n3,5\n"))
+    assert types["Score"] == "VARCHAR" and rows[0][1] == "3*", "text beside the numbers keeps the column"
+
+
 def test_one_quantity_in_two_units_becomes_two_columns_named_by_their_units(tmp_path):
     text = (
         "Peak,Elevation,Isolation,Weight\n"

@@ -98,6 +98,7 @@ _TITLE_HEADER = re.compile(r"(?<![a-z])titles?(?![a-z])", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*when\s")
 _WHEN_YEAR = re.compile(r"^\s*(?:when|(?:in\s+)?(?:what|which)\s+year)\s")  # "in what year was he first elected"
 _WHERE = re.compile(r"^\s*where\s")
+_YEAR_ASKED = re.compile(r"^\s*(?:in\s+)?(?:what|which)\s+year\s")
 _ZH_WHERE = re.compile(r"哪里|哪儿|什么地方|何处")
 # Columns that name places, by their header: what a "where"/"哪里" question asks when no column is named
 _PLACE_HEADER = re.compile(
@@ -168,6 +169,11 @@ def asked_column(a: Analyzer) -> str | None:
         years = list(dict.fromkeys(t.column for t in a.terms if t.kind == "column" and a.view(t).years))
         if len(years) == 1 and years[0] not in {t.column for t in a.terms if t.kind == "value"}:
             return years[0]
+        kept = kept_values(a.text, a.terms)
+        if not years and _YEAR_ASKED.match(a.text):  # "what year had the 1st position": the table's one column
+            of_years = [v.name for v in a.schema.views if (v.years or v.category == "year") and v.name not in kept]
+            if len(of_years) == 1:
+                return of_years[0]
     head = _HEAD.match(a.text) or _HEAD_LATER.search(a.text)  # "… a-sharp produced what title?"
     if head is not None:  # "what city …", "who was an opponent …": the column named right after
         named = [t for t in a.terms if t.kind == "column" and 0 <= t.start - head.end() <= 1]

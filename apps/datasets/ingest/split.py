@@ -1,7 +1,8 @@
 """Cells that hold two things, split into two columns so that each can be typed and nothing is lost.
 
 A place with a note ("15th (q)", "4th (tie)") becomes the place, typed as a position afterwards, and the note in a
-column beside ("Position (note)"). One quantity written in two units ("14,505 ft" over "4421 m", "730g (23.5 oz.)")
+column beside ("Position (note)"); so does a number with a footnote mark ("2006*", "1998†", "4000[a]"): the number,
+and the mark beside ("Season (note)"). One quantity written in two units ("14,505 ft" over "4421 m", "730g (23.5 oz.)")
 becomes two columns of numbers named by their units ("Elevation (ft)", "Elevation (m)"). A column is split only when
 every value has the shape (or is blank, or a mark such as "N/A" that typing reads as blank later).
 """
@@ -75,10 +76,24 @@ def _two_units_sql(pattern: str) -> tuple[str, str, str, str]:
 
 
 _TWO_UNITS_SQL = tuple(_two_units_sql(pattern) for pattern in _TWO_UNITS)
-# Every shape above has a bracket or a line break in some value of the first rows (the rules over the first rows
-# ask for a noted place, or for two values of two units): a column without one is ruled out by this cheap test
-# alone, before the costly ones run.
-_MAY_SPLIT = "BOOL_OR(CONTAINS(__c__, '(') OR CONTAINS(__c__, CHR(10)))"
+
+# A number with a footnote mark after it ("2006*", "1998†", "12[a]"): groups 1 the number, 2 the mark
+_FOOTNOTE = r"[*†‡§]{1,3}|\[[0-9a-z]{1,3}\]"
+_MARKED_NUMBER = f"^({_AMOUNT})({_FOOTNOTE})$"
+_NUMBERS_WITH_MARKS = (
+    f"BOOL_AND(REGEXP_FULL_MATCH(TRIM(__c__), '({_AMOUNT})({_FOOTNOTE})?') OR {_ANY_MARK[0]} OR {_BLANK})"
+    f" AND BOOL_OR(REGEXP_MATCHES(TRIM(__c__), '{_MARKED_NUMBER}'))"
+    f" AND COUNT(*) FILTER (WHERE REGEXP_FULL_MATCH(TRIM(__c__), '{_AMOUNT}')) >= 2"
+)
+_NUMBER_OF = (
+    f"CASE WHEN REGEXP_MATCHES(TRIM(__c__), '{_MARKED_NUMBER}') "
+    f"THEN REGEXP_EXTRACT(TRIM(__c__), '{_MARKED_NUMBER}', 1) ELSE __c__ END"
+)
+_MARK_OF = f"NULLIF(REGEXP_EXTRACT(TRIM(__c__), '{_MARKED_NUMBER}', 2), '')"
+# Every shape above has a bracket, a footnote mark or a line break in some value of the first rows (the rules over
+# the first rows ask for a noted place, a marked number, or two values of two units): a column without one is ruled
+# out by this cheap test alone, before the costly ones run.
+_MAY_SPLIT = "BOOL_OR(REGEXP_MATCHES(__c__, '[(*†‡§\\[]') OR CONTAINS(__c__, CHR(10)))"
 
 
 @dataclass
@@ -96,7 +111,8 @@ def split_cells(con: duckdb.DuckDBPyConnection) -> Split:
     described = con.execute('DESCRIBE "data"').fetchall()
     names = [row[0] for row in described]
     texts = [row[0] for row in described if _family(row[1]) == "VARCHAR"]
-    rules = [_PLACES_WITH_NOTES, *(fits for fits, *_rest in _TWO_UNITS_SQL)]
+    rules = [_PLACES_WITH_NOTES, *(fits for fits, *_rest in _TWO_UNITS_SQL), _NUMBERS_WITH_MARKS]
+    marked = len(rules) - 1  # the index of the footnote rule
     sample = exp.select(exp.Star()).from_(_DATA.copy()).limit(2000).subquery("sample")
     screened = _verdicts(con, [_rule_sql(_MAY_SPLIT, name) for name in texts], sample) if texts else []
     candidates = [(name, index) for name, ok in zip(texts, screened, strict=True) if ok for index in range(len(rules))]
@@ -108,7 +124,7 @@ def split_cells(con: duckdb.DuckDBPyConnection) -> Split:
     chosen = dict(reversed(candidates))  # one rule per column: the first that fits
     if not chosen:
         return Split(columns=names, converted={}, notes={})
-    measured = [n for n in names if chosen.get(n, 0) > 0]
+    measured = [n for n in names if 0 < chosen.get(n, 0) < marked]
     tests = [_rule_sql(_TWO_UNITS_SQL[chosen[n] - 1][part], n) for n in measured for part in (1, 2)]
     found = iter(_verdicts(con, tests, _DATA)) if tests else iter([])
     taken = {n.casefold() for n in names}
@@ -118,9 +134,10 @@ def split_cells(con: duckdb.DuckDBPyConnection) -> Split:
         if name not in chosen:
             outputs.append(_column(name))
             split.columns.append(name)
-        elif chosen[name] == 0:
+        elif chosen[name] in (0, marked):
             note = _free_name(_("%(column)s (note)") % {"column": name}, taken)
-            outputs += [_as(_PLACE_OF, name, name), _as(_NOTE_OF, name, note)]
+            value, said = (_PLACE_OF, _NOTE_OF) if chosen[name] == 0 else (_NUMBER_OF, _MARK_OF)
+            outputs += [_as(value, name, name), _as(said, name, note)]
             split.columns += [name, note]
             split.notes[name] = note
         else:
