@@ -75,3 +75,17 @@ def test_a_misspelt_word_of_a_two_word_column_reads_that_column(airport):
     other = verified_answer(airport, "2006 and what other year were internationl passengers in the 80,000 range?")
     assert other.answer.startswith("Year: 2009"), other.answer
     assert "Year ≠ 2006" in other.answer
+
+
+def test_what_year_reads_the_one_column_of_years_even_with_a_footnote_mark(csv_binding):
+    rows = [
+        ["1993", "Tier 3", "1st"],
+        ["1994", "Tier 2", "11th"],
+        ["2005", "Tier 2", "4th"],
+        ["2006*", "Tier 3", "3rd"],
+    ]
+    binding = table(csv_binding, "seasons.csv", ["Season", "Level", "Position"], rows)
+    response = verified_answer(binding, "what year had the 1st position?")
+    assert response.answer.split("\n")[0] == "Season: 1993.", response.answer
+    marked = verified_answer(binding, "what year had the 3rd position?")
+    assert marked.answer.split("\n")[0] == "Season: 2006.", marked.answer

@@ -161,6 +161,16 @@ def asks_when(a: Analyzer, term: Term) -> bool:
     return term.kind == "column" and a.view(term).years and _WHEN_YEAR.match(a.text) is not None
 
 
+def _the_column_of_years(a: Analyzer) -> str | None:
+    """ "what year had the 1st position": the table's one column of years (a Season of years), when the question
+    names no column of dates or years itself ("what year was bob ray hired" asks the Hired date's year)."""
+    if any(t.kind == "column" and _of_time(a.view(t)) for t in a.terms):
+        return None
+    kept = kept_values(a.text, a.terms)
+    of_years = [v.name for v in a.schema.views if (v.years or v.category == "year") and v.name not in kept]
+    return of_years[0] if len(of_years) == 1 else None
+
+
 def asked_column(a: Analyzer) -> str | None:
     """The column the question asks the value of, or None when it does not say one clearly."""
     if a.kind_head is not None:  # "which swimmer …", "name a racer …"
@@ -169,11 +179,10 @@ def asked_column(a: Analyzer) -> str | None:
         years = list(dict.fromkeys(t.column for t in a.terms if t.kind == "column" and a.view(t).years))
         if len(years) == 1 and years[0] not in {t.column for t in a.terms if t.kind == "value"}:
             return years[0]
-        kept = kept_values(a.text, a.terms)
-        if not years and _YEAR_ASKED.match(a.text):  # "what year had the 1st position": the table's one column
-            of_years = [v.name for v in a.schema.views if (v.years or v.category == "year") and v.name not in kept]
-            if len(of_years) == 1:
-                return of_years[0]
+        if not years and _YEAR_ASKED.match(a.text):
+            found = _the_column_of_years(a)
+            if found is not None:
+                return found
     head = _HEAD.match(a.text) or _HEAD_LATER.search(a.text)  # "… a-sharp produced what title?"
     if head is not None:  # "what city …", "who was an opponent …": the column named right after
         named = [t for t in a.terms if t.kind == "column" and 0 <= t.start - head.end() <= 1]
