@@ -89,3 +89,24 @@ def test_what_year_reads_the_one_column_of_years_even_with_a_footnote_mark(csv_b
     assert response.answer.split("\n")[0] == "Season: 1993.", response.answer
     marked = verified_answer(binding, "what year had the 3rd position?")
     assert marked.answer.split("\n")[0] == "Season: 2006.", marked.answer
+    led = verified_answer(binding, "in which year did they finish 4th?")  # a value asked for, never a count
+    assert led.answer.split("\n")[0] == "Season: 2005.", led.answer
+
+
+FILMS = [
+    [2014, "Manam", "Vikram Kumar"],
+    [1980, "Premabhishekam", "Dasari Narayana Rao"],
+    [1981, "Prema Mandiram", "Dasari Narayana Rao"],
+    [1982, "Bangaru Kanuka", "V. Madhusudhana Rao"],
+    [1983, "Sri Ranga Neethulu", "Dasari Narayana Rao"],
+]
+
+
+def test_what_before_a_column_of_names_ranks_like_which_and_its_verb_is_a_link(csv_binding):
+    binding = table(csv_binding, "films.csv", ["Year", "Film", "Director"], FILMS)
+    for question in ("what director directed the most films?", "which director directed the most films?"):
+        response = verified_answer(binding, question)
+        first = response.answer.split("\n")[0]
+        assert "Dasari Narayana Rao" in first and "3" in first, (question, response.answer)
+    latest = verified_answer(binding, "what is the most recent film?").answer  # "what is": not a which-question
+    assert latest.startswith("The Film with the latest Year is Manam"), latest

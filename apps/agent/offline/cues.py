@@ -937,8 +937,19 @@ def _listed_places(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e, w in find_words(text, UNSUPPORTED, bytearray(len(text))) if _FAMILY_OF[w] == "row_order"]
 
 
-def _ranking(text: str, terms: list[Term], taken: bytearray, cues: Cues) -> None:
+# "what director directed the most films": "what" right before a column of names asks which of them
+_WHAT_BEFORE = re.compile(r"(?<![a-z])what\s+$")
+
+
+def _ranking(text: str, terms: list[Term], taken: bytearray, cues: Cues, schema: Schema) -> None:
     which = find_words(text, lx.WHICH_WORDS, taken)
+    which += [
+        (m.start(), m.end(), "which")
+        for t in terms
+        if t.kind == "column" and schema.by_name[t.column].category in ("id", "dimension")
+        for m in [_WHAT_BEFORE.search(text, 0, t.start)]
+        if m is not None and m.end() == t.start
+    ]
     listed = _listed_places(text)
     high = [h for h in find_words(text, lx.HIGH_WORDS, taken) if not any(s <= h[0] < e for s, e in listed)]
     low = find_words(text, lx.LOW_WORDS, taken)
@@ -1124,7 +1135,7 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     dates = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category in ("time", "year")]
     values = [t for t in terms if t.kind == "value"]
     cues.unsupported = _unsupported(question, text, _without_partial_mentions(taken, terms), dates, values)
-    _ranking(text, terms, taken, cues)
+    _ranking(text, terms, taken, cues, schema)
     _last_place(text, schema, terms, taken, cues)
     _pace(text, schema, terms, taken, cues)
     kinds = [  # "her first role": a column of names, in a table whose rows have a time

@@ -448,6 +448,10 @@ def linking_words(text: str, schema: Schema, terms: list[Term], head: Term | Non
         if not any(noun in fold(str(v)) for view in schema.views for v in (view.name, *view.values)):
             spans.append((setting.start(), setting.end()))
     linked = {t.column for t in terms if t.kind == "value"} | ({head.column} if head else set())
+    # "what director directed the most films": the verb of a column of doers the question names
+    linked |= {
+        t.column for t in terms if t.kind == "column" and schema.by_name[t.column].category in ("id", "dimension")
+    }
     for m in _LINK_VERB.finditer(text):
         if any(t.start < m.end() and m.start() < t.end for t in terms):
             continue

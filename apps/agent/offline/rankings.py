@@ -24,7 +24,12 @@ if TYPE_CHECKING:
     from apps.agent.offline.intent import Analyzer
 
 # "who …", "which …", "what year …": a value is asked for; `wh` is the asking words as written
-ASKS_FOR_A_VALUE = re.compile(rf"^\s*(?P<wh>(?:{'|'.join(lx.VALUE_QUESTION_WORDS)})(?![a-z])(?:\s+[^\s?]+)?)", re.I)
+# "what year …", "in which year did they finish 4th", "for what film …": a value asked for, a preposition before it
+ASKS_FOR_A_VALUE = re.compile(
+    rf"^\s*(?:(?:in|on|at|for|from|during|by|of|to|with)\s+)?"
+    rf"(?P<wh>(?:{'|'.join(lx.VALUE_QUESTION_WORDS)})(?![a-z])(?:\s+[^\s?]+)?)",
+    re.I,
+)
 _SUPERLATIVE_BEFORE = re.compile(r"(?<![a-z])(?P<word>best|worst|highest|lowest|top|bottom)\s+$")
 MAX_CHOICES = 3
 
