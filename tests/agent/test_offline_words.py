@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.agent.test_offline_clarifications import verified_answer
+from tests.agent.test_offline_clarifications import ask, verified_answer
 from tests.agent.test_offline_question_shape import table
 
 CHAPTERS = [
@@ -110,3 +110,35 @@ def test_what_before_a_column_of_names_ranks_like_which_and_its_verb_is_a_link(c
         assert "Dasari Narayana Rao" in first and "3" in first, (question, response.answer)
     latest = verified_answer(binding, "what is the most recent film?").answer  # "what is": not a which-question
     assert latest.startswith("The Film with the latest Year is Manam"), latest
+
+
+SQUADS = [
+    ["CCP Bobcats", 70.5, "Champion"],
+    ["UP Pep Squad", 71.0, "Runner-up"],
+    ["Altas Perp Squad", 69.5, "Third place"],
+    ["EAC Generals Pep Squad", 66.0, "Fourth place"],
+    ["Adamson Pep Squad", 66.0, "Sixth place"],
+]
+
+
+def test_a_value_of_several_words_said_with_one_slip_in_a_long_word_is_that_value(csv_binding):
+    binding = table(csv_binding, "squads.csv", ["Team", "Pyramids", "Result"], SQUADS)
+    response = verified_answer(binding, "how many teams had more pyramids than the atlas perp squad?")
+    assert "Rows with a higher Pyramids than Altas Perp Squad: 2." in response.answer, response.answer
+    asked = verified_answer(binding, "what was the result of the eac generls pep squad?")  # the question's slip
+    assert asked.answer.split("\n")[0] == "Result: Fourth place.", asked.answer
+
+
+def test_a_name_two_cells_are_one_slip_from_is_not_guessed(csv_binding):
+    rows = [["Blue Tigers Squad", 10], ["Blue Tiger Squad", 12], ["Red Lions Squad", 9], ["Gold Hawks Squad", 7]]
+    binding = table(csv_binding, "close.csv", ["Team", "Points"], rows)
+    response = ask(binding, "how many points did the blue tigerz squad get?")
+    assert "12" not in response.answer.split("\n")[0] and "10" not in response.answer.split("\n")[0], response.answer
+
+
+def test_a_choice_whose_other_side_the_data_does_not_hold_is_not_answered_as_a_count(csv_binding):
+    rows = [["2013–14", "UEFA Europa League", "Group A", "Sevilla"], ["2013–14", "UEFA Europa League", "Group A", "Lyon"]]
+    rows += [["2012–13", "UEFA Cup", "First round", "Chelsea"], ["2013–14", "UEFA Europa League", "Group A", "Porto"]]
+    binding = table(csv_binding, "europe.csv", ["Season", "Competition", "Round", "Opponent"], rows)
+    response = ask(binding, "group a or group b in 2013-2014 uefa europa league?")
+    assert "“group b”" in response.answer and response.verification.grounding == [], response.answer

@@ -530,6 +530,9 @@ def unmatched_alternative(a: Analyzer) -> str | None:
     matched one. Answering about that one alone does not choose; the other name, as the question wrote it."""
     if a.lang != "en":
         return None
+    mirrored = _mirrored_alternative(a)
+    if mirrored is not None:
+        return mirrored
     found = _CHOICE.search(a.text)
     if found is None:
         return None
@@ -540,6 +543,24 @@ def unmatched_alternative(a: Analyzer) -> str | None:
     start, end = sides[named.index(False)]
     words = [a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if start <= s and e <= end]
     return " ".join(words) or None
+
+
+_OR_NEXT = re.compile(r"\s+or\s+(?:the\s+)?(?P<head>[a-z]+)\s+(?P<tail>[a-z0-9]+)(?![a-z0-9])")
+
+
+def _mirrored_alternative(a: Analyzer) -> str | None:
+    """ "group a or group b in 2013-2014": a value ("Group A") and, after "or", the same first word with another
+    ending the data does not hold ("group b"). The choice is between the two: that side, as written."""
+    for t in a.terms:
+        if t.kind != "value":
+            continue
+        said = a.text[t.start : t.end].split()
+        after = _OR_NEXT.match(a.text, t.end)
+        if len(said) < 2 or after is None or after.group("head") != said[0]:
+            continue
+        if not any(u.kind == "value" and u.start <= after.start("head") < u.end for u in a.terms):
+            return a.question[after.start("head") : after.end("tail")]
+    return None
 
 
 _PARTNER = re.compile(r"\s+(?:and|or|&)\s+(?:the\s+)?$")

@@ -508,8 +508,8 @@ def alias_pattern(alias: str, *, column: bool = False) -> re.Pattern[str]:
     """Where a name is said; a column's name also in its plural ("frequencies" for Frequency)."""
     if _LATIN.search(alias):
         body = r"[\s\-]*".join(re.escape(w) for w in re.split(r"[\s\-]+", alias.strip("-")) if w)
-        if column and len(alias) > 3 and alias.endswith("y") and alias[-2] not in "aeiou":  # frequency -> frequencies
-            body = body[:-1] + "(?:y|ies|ied)"
+        if len(alias) > 3 and alias.endswith("y") and alias[-2] not in "aeiou":  # frequency -> frequencies
+            body = body[:-1] + ("(?:y|ies|ied)" if column else "(?:y|ies)")  # "love stories": Love story
         return re.compile(rf"(?<![a-z0-9]){body}(?:s|es|ed|d|ing|ly)?(?![a-z0-9])")
     return re.compile(re.escape(alias))
 
@@ -705,6 +705,40 @@ def _value_candidates(question: str, text: str, view: ColumnView, items: dict[st
     return found
 
 
+MIN_SLIPPED_WORD = 5  # a word of a value this long, written with one letter left out or two swapped
+
+
+@lru_cache(maxsize=256)  # a dataset's views are the same from question to question: worked out once
+def _slip_patterns(view: ColumnView) -> tuple[tuple[re.Pattern[str], int, str, Any], ...]:
+    """For each value of two words or more: a pattern of it with one long word left free, that word's index
+    among the pattern's groups, the word as the cell writes it, and the cell."""
+    found = []
+    for value in view.values:
+        words = fold(str(value)).split() if value is not None else []
+        if len(words) < 2 or not all(w.isalpha() for w in words):
+            continue
+        for i, word in enumerate(words):
+            if len(word) < MIN_SLIPPED_WORD:
+                continue
+            parts = [
+                rf"([a-z]{{{len(word) - 1},{len(word)}}})" if j == i else re.escape(w) for j, w in enumerate(words)
+            ]
+            found.append((re.compile(r"(?<![a-z])" + r"\s+".join(parts) + r"(?![a-z])"), i, word, value))
+    return tuple(found)
+
+
+def _misspelt_values(text: str, view: ColumnView) -> list[Term]:
+    """ "the atlas perp squad" over "Altas Perp Squad": a value of two words or more said with one long word
+    one slip away (`_one_slip`, either way round), the others as written; only where one cell is that close."""
+    found: dict[tuple[int, int], set[Any]] = {}
+    for pattern, _i, word, value in _slip_patterns(view):
+        for m in pattern.finditer(text):
+            said = m.group(1)
+            if said != word and (_one_slip(said, word) or _one_slip(word, said)):
+                found.setdefault(m.span(), set()).add(value)
+    return [Term(view.name, "value", s, e, PART, next(iter(v))) for (s, e), v in found.items() if len(v) == 1]
+
+
 def _season_spellings(value: str) -> list[str]:
     """A season of two years written as the data does not: "2005–06" is also "2005-2006", "2005/06", "2005-06"."""
     years = season_years(value)
@@ -726,6 +760,7 @@ def find_terms(question: str, schema: Schema) -> list[Term]:
         if view.name in items:
             unique = {f: item for f, item in items[view.name].items() if seen[f] == 1}
             candidates += _value_candidates(question, text, view, unique)
+            candidates += _misspelt_values(text, view)
     candidates += _misspelt_columns(text, schema, candidates)
     order = {v.name: i for i, v in enumerate(schema.views)}
     candidates.sort(key=lambda t: (-t.length, -t.strength, t.kind != "value", order[t.column]))
