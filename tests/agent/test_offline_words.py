@@ -137,7 +137,10 @@ def test_a_name_two_cells_are_one_slip_from_is_not_guessed(csv_binding):
 
 
 def test_a_choice_whose_other_side_the_data_does_not_hold_is_not_answered_as_a_count(csv_binding):
-    rows = [["2013–14", "UEFA Europa League", "Group A", "Sevilla"], ["2013–14", "UEFA Europa League", "Group A", "Lyon"]]
+    rows = [
+        ["2013–14", "UEFA Europa League", "Group A", "Sevilla"],
+        ["2013–14", "UEFA Europa League", "Group A", "Lyon"],
+    ]
     rows += [["2012–13", "UEFA Cup", "First round", "Chelsea"], ["2013–14", "UEFA Europa League", "Group A", "Porto"]]
     binding = table(csv_binding, "europe.csv", ["Season", "Competition", "Round", "Opponent"], rows)
     response = ask(binding, "group a or group b in 2013-2014 uefa europa league?")
