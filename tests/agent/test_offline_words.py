@@ -145,3 +145,21 @@ def test_a_choice_whose_other_side_the_data_does_not_hold_is_not_answered_as_a_c
     binding = table(csv_binding, "europe.csv", ["Season", "Competition", "Round", "Opponent"], rows)
     response = ask(binding, "group a or group b in 2013-2014 uefa europa league?")
     assert "“group b”" in response.answer and response.verification.grounding == [], response.answer
+
+
+def test_a_value_said_in_the_plural_is_that_value_unless_another_cell_holds_it_too(csv_binding):
+    rows = [["Tarka", "Love story"], ["Utkarsha", "Comedy"], ["Sangarsha", "Love story"], ["Nishkarsha", "Thriller"]]
+    binding = table(csv_binding, "genres.csv", ["Film Title", "Genre"], rows)
+    plain = verified_answer(binding, "how many films are comedies?")
+    assert "Genre = Comedy" in plain.answer and plain.answer.split("\n")[0].endswith("is 1."), plain.answer
+    shared = table(csv_binding, "genres2.csv", ["Film Title", "Genre"], [*rows, ["Gauri", "A village love story"]])
+    response = ask(shared, "how many films are love stories?")  # Love story, or A village love story as well?
+    assert response.clarification is not None, response.answer
+    assert any("A village love story" in c for c in response.clarification.choices), response.clarification
+
+
+def test_how_long_is_the_list_of_counts_the_rows(csv_binding):
+    rows = [[1, "Nigeria", 14, 35], [2, "Algeria", 9, 17], [3, "Kenya", 0, 4], [4, "Egypt", 1, 2]]
+    binding = table(csv_binding, "medals.csv", ["Rank", "Nation", "Gold", "Total"], rows)
+    response = verified_answer(binding, "how long is the list of nations that won any gold medals?")
+    assert response.answer.split("\n")[0].endswith("is 3."), response.answer

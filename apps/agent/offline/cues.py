@@ -755,7 +755,8 @@ def _counting(text: str, schema: Schema, terms: list[Term], taken: bytearray, cu
         cues.counting = True
     zh = re.compile(r"(?P<w>多少|几)\s*(?P<c>[" + lx.COUNT_CLASSIFIERS + r"])?\s*(?P<d>不同的?|不重复的?)?")
     en = re.compile(
-        r"(?<![a-z])(?P<w>how many|number of|count of|total number of|# of)\s*(?P<d>distinct|unique|different)?\s*"
+        r"(?<![a-z])(?P<w>how many|number of|count of|total number of|# of|how long is the list of)\s*"
+        r"(?P<d>distinct|unique|different)?\s*"
     )
     entity = "|".join(re.escape(w) for w in lx.ENTITY_WORDS)
     for pattern in (zh, en):

@@ -508,8 +508,8 @@ def alias_pattern(alias: str, *, column: bool = False) -> re.Pattern[str]:
     """Where a name is said; a column's name also in its plural ("frequencies" for Frequency)."""
     if _LATIN.search(alias):
         body = r"[\s\-]*".join(re.escape(w) for w in re.split(r"[\s\-]+", alias.strip("-")) if w)
-        if len(alias) > 3 and alias.endswith("y") and alias[-2] not in "aeiou":  # frequency -> frequencies
-            body = body[:-1] + ("(?:y|ies|ied)" if column else "(?:y|ies)")  # "love stories": Love story
+        if column and len(alias) > 3 and alias.endswith("y") and alias[-2] not in "aeiou":  # frequency -> frequencies
+            body = body[:-1] + "(?:y|ies|ied)"
         return re.compile(rf"(?<![a-z0-9]){body}(?:s|es|ed|d|ing|ly)?(?![a-z0-9])")
     return re.compile(re.escape(alias))
 
@@ -657,6 +657,20 @@ def _said_otherwise(folded: str, text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _plural_ies(folded: str, text: str, view: ColumnView) -> list[tuple[int, int]]:
+    """ "films that are love stories" over a Genre cell "Love story": the value said in the plural, where no other
+    cell of the column holds it too ("A village love story" is a love story as well: then it is asked about)."""
+    if len(folded) <= 3 or not folded.endswith("y") or folded[-2] in "aeiou" or not _LATIN.search(folded):
+        return []
+    plural = re.compile(rf"(?<![a-z0-9]){re.escape(folded[:-1])}ies(?![a-z0-9])")
+    spans = [m.span() for m in plural.finditer(text)]
+    if not spans:
+        return []
+    inside = re.compile(rf"(?<![a-z0-9]){re.escape(folded)}(?![a-z0-9])")
+    others = [v for v in view.values if v is not None and fold(str(v)).strip() != folded]
+    return [] if any(inside.search(fold(str(v))) for v in others) else spans
+
+
 def _without_kind(folded: str, text: str, view: ColumnView) -> list[tuple[int, int]]:
     """ "the year forth and clyde was restored" over a column Canal of "Forth and Clyde Canal", "Crinan Canal":
     a value named without the word for its kind that most of its column's values end with (the column's name)."""
@@ -698,6 +712,7 @@ def _value_candidates(question: str, text: str, view: ColumnView, items: dict[st
                 Term(view.name, "value", match.start(), match.end(), VALUE_EXACT if exact else VALUE_CASE, value)
             )
         found += [Term(view.name, "value", s, e, VALUE_FOLDED, value) for s, e in _said_otherwise(folded, text)]
+        found += [Term(view.name, "value", s, e, VALUE_FOLDED, value) for s, e in _plural_ies(folded, text, view)]
         found += [Term(view.name, "value", s, e, VALUE_FOLDED, value) for s, e in _without_kind(folded, text, view)]
         for synonym in (*VALUE_SYNONYMS.get(folded, ()), *_season_spellings(folded)):
             for match in alias_pattern(fold(synonym)).finditer(text):

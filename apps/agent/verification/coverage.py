@@ -76,8 +76,10 @@ OPERATIONS: dict[str, str] = {
     "max": r"最大|最高|最多|峰值|最贵|最长|\bmax(?:imum)?\b|highest|largest|biggest|(?<!at )\bmost\b|\bpeak\b",
     "min": r"最小|最低|最少|最便宜|最短|\bmin(?:imum)?\b|\blowest|smallest|(?<!at )\bleast\b|fewest",  # not "slowest"
     "distinct": r"去重|多少种|几种|不同的|distinct|unique|how many different",
-    # "how many cities are on this list": the list is the data, not a listing asked for
-    "list": r"列出|列举|有哪些|(?<!on this )(?<!on the )(?<!in this )(?<!in the )\blist\b|show all|all the names",
+    # "how many cities are on this list": the list is the data, not a listing asked for; nor is "how long is the
+    # list of …", a count
+    "list": r"列出|列举|有哪些|(?<!on this )(?<!on the )(?<!in this )(?<!in the )(?<!how long is the )\blist\b"
+    r"|show all|all the names",
     "trend": r"趋势|走势|变化情况|\btrend|over time",
 }
 _GRAIN_RE = {k: re.compile(v, re.IGNORECASE) for k, v in GRAINS.items()}
