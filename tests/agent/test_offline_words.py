@@ -163,3 +163,18 @@ def test_how_long_is_the_list_of_counts_the_rows(csv_binding):
     binding = table(csv_binding, "medals.csv", ["Rank", "Nation", "Gold", "Total"], rows)
     response = verified_answer(binding, "how long is the list of nations that won any gold medals?")
     assert response.answer.split("\n")[0].endswith("is 3."), response.answer
+
+
+def test_a_row_before_or_after_a_named_one_with_the_occasion_said_by_its_year(csv_binding):
+    rows = [
+        [1, "Valentino Rossi", "Yamaha", 25],
+        [2, "Dani Pedrosa", "Honda", 20],
+        [3, "Andrea Dovizioso", "Honda", 16],
+    ]
+    rows += [[4, "Casey Stoner", "Ducati", 13]]
+    binding = table(csv_binding, "race.csv", ["Pos", "Rider", "Manufacturer", "Points"], rows)
+    response = verified_answer(
+        binding, "who came in after valentino rossi in the 2008 malaysian motorcycle grand prix?"
+    )
+    assert "Dani Pedrosa" in response.answer.split("\n")[1], response.answer
+    assert "“in the 2008 malaysian motorcycle grand prix”, so it was left out" in response.answer, response.answer

@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
-from apps.agent.offline import lookup
+from apps.agent.offline import conditions, lookup
 from apps.agent.offline.cues import NAMED_AFTER, PLACE_VERBS
 from apps.agent.offline.drafts import MAX_LISTED, ResultView, Writer, _labelled, compared_said, reference
 from apps.agent.offline.plan import Anchor, Group, Lang, Metric, Plan, Shown, filter_label
 from apps.agent.offline.schema_terms import Schema, Term, fold, name_words, singular
-from apps.agent.offline.wording import speaking
+from apps.agent.offline.wording import names, speaking
 from apps.datasets.query.spec import ROW_POSITION, Filter, Sort
 
 if TYPE_CHECKING:
@@ -243,6 +243,8 @@ def read(a: Analyzer) -> Plan | None:
     if term.column in columns or len(set(columns)) != len(columns):
         return None  # two values of one column: which rows are meant is not one condition each
     said = [Term("", "value", f.start, f.end, 0.0) for f in periods]
+    # "… in the 2008 malaysian motorcycle grand prix": the occasion the table is about, said back as left out
+    said += [Term("", "value", s, e, 0.0) for s, e in conditions.occasion_years(a)]
     if _NUMBER.search(_outside(a.text, [term, *others, *said])):
         return None  # "in 1990": a number the comparison does not read (a year, a threshold)
     compared = _ordering(a, term, layout=end == -2) if nearest else _compared(a, term, start, end, op)
@@ -491,6 +493,9 @@ def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, fol
         labels.append(filter_label(anchor.column, "!=", anchor.value, plan.lang))
         plan.filter_labels = labels
         lines += writer.filters_line()
+        if plan.unmapped:  # "in the 2008 malaysian motorcycle grand prix": the occasion, said as left out
+            quoted = names([f"“{w}”" for w in plan.unmapped])
+            lines.append(_("Note: no column matches %(words)s, so it was left out.") % {"words": quoted})
         lines += plan.notes
     lines += [f">> {q}" for q in follow_ups]
     return "\n".join(lines)

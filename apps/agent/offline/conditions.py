@@ -305,6 +305,18 @@ def _context_year(a: Analyzer, year: int) -> bool:
     return True
 
 
+def occasion_years(a: Analyzer) -> list[tuple[int, int]]:
+    """Where the question names the occasion the table is about by its year ("in the 2008 malaysian motorcycle
+    grand prix" over one race's results): years nothing in the data could hold, not bounding rows ("after 2008")."""
+    return [
+        m.span("year")
+        for m in _YEAR.finditer(a.text)
+        if a.taken.find(1, m.start("year"), m.end("year")) == -1
+        and _context_year(a, int(m.group("year")))
+        and not _BOUNDED.match(a.text, m.start())
+    ]
+
+
 _OCCASION_PART = re.compile(r"\s*(?:(?P<of>['’]s)|(?P<number>\d+(?:\.\d+)?)|(?P<word>[a-z]+))")
 
 
