@@ -25,7 +25,7 @@ from apps.agent.offline.cues import NAMED_AFTER, PLACE_VERBS
 from apps.agent.offline.drafts import MAX_LISTED, ResultView, Writer, _labelled, compared_said, reference
 from apps.agent.offline.plan import Anchor, Group, Lang, Metric, Plan, Shown, filter_label
 from apps.agent.offline.schema_terms import Schema, Term, fold, name_words, singular
-from apps.agent.offline.wording import names, speaking
+from apps.agent.offline.wording import speaking
 from apps.datasets.query.spec import ROW_POSITION, Filter, Sort
 
 if TYPE_CHECKING:
@@ -493,9 +493,7 @@ def draft(plan: Plan, first: ResultView, result: ResultView, schema: Schema, fol
         labels.append(filter_label(anchor.column, "!=", anchor.value, plan.lang))
         plan.filter_labels = labels
         lines += writer.filters_line()
-        if plan.unmapped:  # "in the 2008 malaysian motorcycle grand prix": the occasion, said as left out
-            quoted = names([f"“{w}”" for w in plan.unmapped])
-            lines.append(_("Note: no column matches %(words)s, so it was left out.") % {"words": quoted})
+        lines += writer.left_out_line()  # "in the 2008 malaysian motorcycle grand prix": the occasion, left out
         lines += plan.notes
     lines += [f">> {q}" for q in follow_ups]
     return "\n".join(lines)

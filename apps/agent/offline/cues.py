@@ -306,13 +306,14 @@ def _ages(text: str, question: str, taken: bytearray, schema: Schema) -> list[Th
     """ "who is 24 years old", "players over 30 years old", "aged 21": the age column compared with the number
     (= when no comparison is said). Nothing when the data has no age column."""
     view = schema.concept_column("age")
+    if view is None:
+        return []
     found: list[Threshold] = []
-    for m in _AGE_SAID.finditer(text) if view is not None else ():
-        if view is None or not _free(taken, m.start(), m.end()):
+    for m in _AGE_SAID.finditer(text):
+        if not _free(taken, m.start(), m.end()):
             continue
-        number = int(m.group("n") or m.group("m"))
         said = m.group("n") or m.group("m")
-        found.append(Threshold(view.name, _AGE_OPS.get(m.group("cmp") or "", "="), number, said, m.start(), m.end()))
+        found.append(Threshold(view.name, _AGE_OPS.get(m.group("cmp") or "", "="), int(said), said, m.start(), m.end()))
         _claim(taken, m.start(), m.end())
     return found
 

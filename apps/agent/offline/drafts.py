@@ -128,6 +128,13 @@ class Writer:
         count = min(len(self.result.rows), MAX_LISTED)
         return [self.row_line(i, keys) for i in range(count)]
 
+    def left_out_line(self) -> list[str]:
+        """What the question said that no column matched, said as left out (none: no line)."""
+        if not self.plan.unmapped:
+            return []
+        quoted = names([f"“{w}”" for w in self.plan.unmapped])
+        return [_("Note: no column matches %(words)s, so it was left out.") % {"words": quoted}]
+
     def filters_line(self) -> list[str]:
         if not self.plan.filter_labels:
             return []
@@ -352,10 +359,7 @@ class Writer:
         else:
             lines = self.grouped()
         lines += self.filters_line()
-        notes = list(self.plan.unmapped)
-        if notes:
-            quoted = names([f"“{w}”" for w in notes])
-            lines.append(_("Note: no column matches %(words)s, so it was left out.") % {"words": quoted})
+        lines += self.left_out_line()
         lines += self.plan.notes
         if self.chart:
             charts = {"line": _("(Chart: line.)"), "bar": _("(Chart: bar.)"), "pie": _("(Chart: pie.)")}

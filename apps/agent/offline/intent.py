@@ -487,7 +487,9 @@ class Analyzer:
 
     # --- reading the terms ------------------------------------------------------------------
     def _before(self, term: Term, words: tuple[str, ...], reach: int = 5) -> bool:
-        before = _ARTICLES.sub("", self.text[max(0, term.start - reach - 4) : term.start].rstrip()).rstrip()[-reach:]
+        before = lookup.ARTICLES_END.sub("", self.text[max(0, term.start - reach - 4) : term.start].rstrip()).rstrip()[
+            -reach:
+        ]
         return any(before.endswith(fold(w).strip()) for w in words)
 
     def grouped_by_marker(self, term: Term) -> bool:
@@ -905,7 +907,6 @@ _NO_RESULT = (
 )
 _NEXT = re.compile(r"(?<![a-z])(?:next|previous|preceding|following)(?![a-z])")
 _EACH_MARKERS = ("each", "per", "for each", "every", "各", "每个", "每")
-_ARTICLES = re.compile(r"(?:(?<![a-z])(?:a|an|the)\s*)+$")  # "other than a friendly match": the article is skipped
 
 
 def _mostly_month_names(values: Sequence[object]) -> bool:

@@ -262,8 +262,10 @@ WHICH_WORDS = (
 )
 RANK_WORDS = ("排名", "排行", "排序", "ranking", "rank", "ranked", "leaderboard")
 
-COUNT_WORDS_EN: tuple[str, ...] = ("how many", "number of", "count of", "total number of", "# of", "headcount", "count")
-COUNT_WORDS_EN += ("how long is the list of",)  # "how long is the list of countries that won any medals"
+COUNT_WORDS_EN = (
+    *("how many", "number of", "count of", "total number of", "# of", "headcount", "count"),
+    "how long is the list of",  # "how long is the list of countries that won any medals"
+)
 COUNT_WORDS_ZH = ("多少", "几")
 COUNT_SUFFIXES_ZH = ("总数", "个数", "人数", "笔数", "单数", "条数", "数量", "数", "量")
 COUNT_CLASSIFIERS = "个笔条名位家单次种类款件项座场首辆架艘支届枚本张所栋"

@@ -98,7 +98,6 @@ _TITLE_HEADER = re.compile(r"(?<![a-z])titles?(?![a-z])", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*when\s")
 _WHEN_YEAR = re.compile(r"^\s*(?:when|(?:in\s+)?(?:what|which)\s+year)\s")  # "in what year was he first elected"
 _WHERE = re.compile(r"^\s*where\s")
-_YEAR_ASKED = re.compile(r"^\s*(?:in\s+)?(?:what|which)\s+year\s")
 _ZH_WHERE = re.compile(r"哪里|哪儿|什么地方|何处")
 # Columns that name places, by their header: what a "where"/"哪里" question asks when no column is named
 _PLACE_HEADER = re.compile(
@@ -179,7 +178,7 @@ def asked_column(a: Analyzer) -> str | None:
         years = list(dict.fromkeys(t.column for t in a.terms if t.kind == "column" and a.view(t).years))
         if len(years) == 1 and years[0] not in {t.column for t in a.terms if t.kind == "value"}:
             return years[0]
-        if not years and _YEAR_ASKED.match(a.text):
+        if not years and not _WHEN.match(a.text):  # "what year …", "in which year …"
             found = _the_column_of_years(a)
             if found is not None:
                 return found
@@ -246,7 +245,7 @@ def asked_column_zh(a: Analyzer) -> str | None:
     return named[0] if len(set(named)) == 1 else None
 
 
-_ARTICLES_END = re.compile(r"(?:(?<![a-z])(?:a|an|the)\s*)+$")
+ARTICLES_END = re.compile(r"(?:(?<![a-z])(?:a|an|the)\s*)+$")  # "other than a friendly match": skipped
 # "patrick murphy and who else was drafted", "2006 and what other year": the value named first is left out
 _AND_WHO_ELSE = re.compile(r"\s+and\s+(?:who|what|which)(?:\s+[a-z]+)?\s+(?:else|other)(?![a-z])")
 _AND_WHO_ELSE_AT = re.compile(r"(?<![a-z])and\s+who\s+else(?![a-z])")
@@ -255,7 +254,7 @@ _AND_WHO_ELSE_AT = re.compile(r"(?<![a-z])and\s+who\s+else(?![a-z])")
 def left_out(text: str, term: Term) -> bool:
     """ "excluding Social", "besides reyna royo", "除了华东", "patrick murphy and who else": the value is left out
     of the rows, not kept."""
-    before = _ARTICLES_END.sub("", text[max(0, term.start - 18) : term.start].rstrip()).rstrip()[-14:]
+    before = ARTICLES_END.sub("", text[max(0, term.start - 18) : term.start].rstrip()).rstrip()[-14:]
     return any(before.endswith(fold(w).strip()) for w in lx.VALUE_NEGATIONS) or and_who_else(text, term.end)
 
 

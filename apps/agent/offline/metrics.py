@@ -447,9 +447,7 @@ class MetricBuilder:
             same = [m for m in self.plan.metrics if m.func == func and m.column == t.column]  # both ends of a range
             metric = same[0] if same else self.add(Metric(self.agg_name(func, t.column), func, t.column), t.start)
             self.plan.having.append(Filter(column=metric.name, op=t.op, value=t.value))
-            label = threshold_label(metric.name, t, self.a.lang)
-            if label not in self.plan.filter_labels:
-                self.plan.filter_labels.append(label)
+            self.plan.filter_labels.append(threshold_label(metric.name, t, self.a.lang))  # said once (finish_plan)
             cues.thresholds.remove(t)
 
     def row_count_thresholds(self) -> None:

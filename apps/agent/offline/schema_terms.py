@@ -660,7 +660,7 @@ def _said_otherwise(folded: str, text: str) -> list[tuple[int, int]]:
 def _plural_ies(folded: str, text: str, view: ColumnView) -> list[tuple[int, int]]:
     """ "films that are love stories" over a Genre cell "Love story": the value said in the plural, where no other
     cell of the column holds it too ("A village love story" is a love story as well: then it is asked about)."""
-    if len(folded) <= 3 or not folded.endswith("y") or folded[-2] in "aeiou" or not _LATIN.search(folded):
+    if len(folded) <= 3 or not folded.endswith("y") or folded[-2] in "aeiou" or folded[:-1] + "ies" not in text:
         return []
     plural = re.compile(rf"(?<![a-z0-9]){re.escape(folded[:-1])}ies(?![a-z0-9])")
     spans = [m.span() for m in plural.finditer(text)]
@@ -724,9 +724,10 @@ MIN_SLIPPED_WORD = 5  # a word of a value this long, written with one letter lef
 
 
 @lru_cache(maxsize=256)  # a dataset's views are the same from question to question: worked out once
-def _slip_patterns(view: ColumnView) -> tuple[tuple[re.Pattern[str], int, str, Any], ...]:
-    """For each value of two words or more: a pattern of it with one long word left free, that word's index
-    among the pattern's groups, the word as the cell writes it, and the cell."""
+def _slip_patterns(view: ColumnView) -> tuple[tuple[re.Pattern[str], str, str, Any], ...]:
+    """For each value of two words or more: a pattern of it with one long word left free, a word the question
+    must hold for the pattern to match (the longest other one), the free word as the cell writes it, and the
+    cell."""
     found = []
     for value in view.values:
         words = fold(str(value)).split() if value is not None else []
@@ -738,7 +739,8 @@ def _slip_patterns(view: ColumnView) -> tuple[tuple[re.Pattern[str], int, str, A
             parts = [
                 rf"([a-z]{{{len(word) - 1},{len(word)}}})" if j == i else re.escape(w) for j, w in enumerate(words)
             ]
-            found.append((re.compile(r"(?<![a-z])" + r"\s+".join(parts) + r"(?![a-z])"), i, word, value))
+            held = max((w for j, w in enumerate(words) if j != i), key=len)
+            found.append((re.compile(r"(?<![a-z])" + r"\s+".join(parts) + r"(?![a-z])"), held, word, value))
     return tuple(found)
 
 
@@ -746,7 +748,9 @@ def _misspelt_values(text: str, view: ColumnView) -> list[Term]:
     """ "the atlas perp squad" over "Altas Perp Squad": a value of two words or more said with one long word
     one slip away (`_one_slip`, either way round), the others as written; only where one cell is that close."""
     found: dict[tuple[int, int], set[Any]] = {}
-    for pattern, _i, word, value in _slip_patterns(view):
+    for pattern, held, word, value in _slip_patterns(view):
+        if held not in text:  # most values share no word with the question: no pattern to run
+            continue
         for m in pattern.finditer(text):
             said = m.group(1)
             if said != word and (_one_slip(said, word) or _one_slip(word, said)):
