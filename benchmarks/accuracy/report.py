@@ -49,15 +49,15 @@ def latency(items: Sequence[Item]) -> dict[str, float]:
 
 
 def line(item: Item) -> str:
-    text = f"[{item.set}] {item.id} {item.outcome.value} {item.seconds:.2f}s  {item.question}"
+    slowest = f" plan {max(item.plan_ms):.0f}ms" if item.plan_ms else ""
+    text = f"[{item.set}] {item.id} {item.outcome.value} {item.seconds:.2f}s{slowest}  {item.question}"
     if item.outcome is Outcome.CORRECT:
         return text + f"\n      answer: {excerpt(item.answer, 160)}"
-    if True:
-        text += f"\n      expected: {item.expected}\n      answer: {excerpt(item.answer)}"
-        if item.reason:
-            text += f"\n      why: {item.reason}"
-        if item.missing:
-            text += f"\n      not applied: {', '.join(item.missing)}"
+    text += f"\n      expected: {item.expected}\n      answer: {excerpt(item.answer)}"
+    if item.reason:
+        text += f"\n      why: {item.reason}"
+    if item.missing:
+        text += f"\n      not applied: {', '.join(item.missing)}"
     return text
 
 

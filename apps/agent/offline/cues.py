@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from django.utils.translation import gettext as _
 
@@ -107,12 +108,26 @@ def _claim(taken: bytearray, start: int, end: int) -> None:
     taken[start:end] = b"\x01" * (end - start)
 
 
+@lru_cache(maxsize=1024)  # the lexicon's lists of words, the same question after question
+def _word_patterns(words: tuple[str, ...]) -> tuple[tuple[str, str, re.Pattern[str]], ...]:
+    """The words longest first, each with the piece of it any way of saying it holds (its first word) and its
+    pattern (`alias_pattern`)."""
+    prepared = []
+    for word in sorted(words, key=len, reverse=True):
+        folded = fold(word)
+        piece = next((w for w in re.split(r"[\s\-]+", folded) if w), "")
+        prepared.append((word, piece, alias_pattern(folded)))
+    return tuple(prepared)
+
+
 def find_words(text: str, words: tuple[str, ...] | list[str], taken: bytearray) -> list[tuple[int, int, str]]:
     """Occurrences of any of `words` outside claimed spans, longest words first, without overlaps."""
     local = bytearray(taken)
     found = []
-    for word in sorted(words, key=len, reverse=True):
-        for m in alias_pattern(fold(word)).finditer(text):
+    for word, piece, pattern in _word_patterns(tuple(words)):
+        if piece not in text:  # most words are not in the question: no pattern to run
+            continue
+        for m in pattern.finditer(text):
             if _free(local, m.start(), m.end()):
                 _claim(local, m.start(), m.end())
                 found.append((m.start(), m.end(), word))
@@ -318,38 +333,50 @@ def _ages(text: str, question: str, taken: bytearray, schema: Schema) -> list[Th
     return found
 
 
-def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
-    found = _ages(text, question, taken, schema) + _durations(text, question, taken, schema, terms)
-    found += _comparatives(text, question, taken, schema)
-    measures = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category == "measure"]
+@lru_cache(maxsize=1)
+def _comparator_patterns() -> tuple[tuple[str, str, bool, re.Pattern[str]], ...]:
+    """Each comparison word (longest first within its operator), whether the number comes before it ("5岁以上"),
+    and its pattern with the number."""
+    found = []
     for op, words in lx.COMPARATORS:
         for word in sorted(words, key=len, reverse=True):
             after = word in lx.AFTER_NUMBER
             body = (_NUMBER + r"\s*[元岁个件]?\s*" + re.escape(word)) if after else (re.escape(word) + r"\s*" + _NUMBER)
-            for m in re.finditer(body, text):
-                if not _free(taken, m.start(), m.end()):
-                    continue
-                quantity = schema.concept_column("quantity") if "件" in m.group(0) and not measures else None
-                column = quantity.name if quantity else _threshold_column(text, m, measures, schema)
-                if column is None:
-                    continue
-                unit = m.group(2) or ""
-                if unit == "m" and _METRES.search(fold(column)):
-                    unit = ""  # "a prominence below 1000 m" over Prominence (m): metres, not millions
-                value = float(m.group(1).replace(",", "")) * _UNIT.get(unit, 1.0)
-                number = int(value) if value.is_integer() else value
-                label = question[m.start(1) : m.end(2) if m.group(2) else m.end(1)]
-                if question[m.end(1) : m.end(1) + 1] == "%" and not m.group(2):
-                    label += "%"  # "less than 40% of the vote" over Vote %: said back as written
-                said = op
-                if schema.by_name[column].place and word in _UP_DOWN:  # "ranked above 4th": a smaller place
-                    said = {">": "<", "<": ">", ">=": "<=", "<=": ">="}[op]
-                negated = _NOT_BEFORE.search(text, 0, m.start()) if not after else None
-                if negated is not None and _free(taken, negated.start("not"), negated.end("not")) and op != "=":
-                    said = {">": "<=", "<": ">=", ">=": "<", "<=": ">"}[said]  # "did not win more than 5": <= 5
-                    _claim(taken, negated.start("not"), negated.end("not"))
-                found.append(Threshold(column, said, number, label, m.start(), m.end()))
-                _claim(taken, m.start(), m.end())
+            found.append((op, word, after, re.compile(body)))
+    return tuple(found)
+
+
+def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
+    found = _ages(text, question, taken, schema) + _durations(text, question, taken, schema, terms)
+    found += _comparatives(text, question, taken, schema)
+    measures = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category == "measure"]
+    for op, word, after, pattern in _comparator_patterns():
+        if word not in text:
+            continue
+        for m in pattern.finditer(text):
+            if not _free(taken, m.start(), m.end()):
+                continue
+            quantity = schema.concept_column("quantity") if "件" in m.group(0) and not measures else None
+            column = quantity.name if quantity else _threshold_column(text, m, measures, schema)
+            if column is None:
+                continue
+            unit = m.group(2) or ""
+            if unit == "m" and _METRES.search(fold(column)):
+                unit = ""  # "a prominence below 1000 m" over Prominence (m): metres, not millions
+            value = float(m.group(1).replace(",", "")) * _UNIT.get(unit, 1.0)
+            number = int(value) if value.is_integer() else value
+            label = question[m.start(1) : m.end(2) if m.group(2) else m.end(1)]
+            if question[m.end(1) : m.end(1) + 1] == "%" and not m.group(2):
+                label += "%"  # "less than 40% of the vote" over Vote %: said back as written
+            said = op
+            if schema.by_name[column].place and word in _UP_DOWN:  # "ranked above 4th": a smaller place
+                said = {">": "<", "<": ">", ">=": "<=", "<=": ">="}[op]
+            negated = _NOT_BEFORE.search(text, 0, m.start()) if not after else None
+            if negated is not None and _free(taken, negated.start("not"), negated.end("not")) and op != "=":
+                said = {">": "<=", "<": ">=", ">=": "<", "<=": ">"}[said]  # "did not win more than 5": <= 5
+                _claim(taken, negated.start("not"), negated.end("not"))
+            found.append(Threshold(column, said, number, label, m.start(), m.end()))
+            _claim(taken, m.start(), m.end())
     found += _ranges(text, question, taken, schema, measures)
     return found + _amounts(text, question, taken, schema, measures, terms) + _positions(text, taken, schema)
 

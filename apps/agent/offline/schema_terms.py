@@ -514,12 +514,27 @@ def alias_pattern(alias: str, *, column: bool = False) -> re.Pattern[str]:
     return re.compile(re.escape(alias))
 
 
+@lru_cache(maxsize=8192)
+def _pieces(alias: str) -> tuple[str, ...]:
+    """What a question must hold for `alias_pattern(alias)` to match it: the name's words but the last, and the
+    last less its last letter (said in the plural: "frequencies" of Frequency)."""
+    words = [w for w in re.split(r"[\s\-]+", alias.strip("-")) if w] if _LATIN.search(alias) else [alias]
+    return (*words[:-1], words[-1][:-1]) if words else ()
+
+
+def may_say(alias: str, text: str) -> bool:
+    """False when the question cannot name `alias` (checked before its pattern is compiled and run)."""
+    return all(piece in text for piece in _pieces(alias))
+
+
 MIN_SINGULAR = 2
 
 
 def _column_candidates(text: str, view: ColumnView) -> list[Term]:
     found = []
     for alias, strength in view.aliases:
+        if not may_say(alias, text):
+            continue
         for match in alias_pattern(alias, column=True).finditer(text):
             found.append(Term(view.name, "column", match.start(), match.end(), strength))
         one = singular(alias) if _LATIN.search(alias) and " " not in alias else alias
@@ -671,10 +686,10 @@ def _plural_ies(folded: str, text: str, view: ColumnView) -> list[tuple[int, int
     return [] if any(inside.search(fold(str(v))) for v in others) else spans
 
 
-def _without_kind(folded: str, text: str, view: ColumnView) -> list[tuple[int, int]]:
+def _without_kind(folded: str, text: str, kind: str | None) -> list[tuple[int, int]]:
     """ "the year forth and clyde was restored" over a column Canal of "Forth and Clyde Canal", "Crinan Canal":
-    a value named without the word for its kind that most of its column's values end with (the column's name)."""
-    kind = _kind_word(view)
+    a value named without the word for its kind that most of its column's values end with (`kind`, the column's
+    name: `_kind_word`)."""
     if kind is None or not folded.endswith(" " + kind):
         return []
     bare = folded[: -len(kind) - 1].strip()
@@ -694,17 +709,38 @@ def _kind_word(view: ColumnView) -> str | None:
     return kind if ending * 2 > len(view.values) else None
 
 
-def _value_candidates(question: str, text: str, view: ColumnView, items: dict[str, str]) -> list[Term]:
-    found = []
-    for folded_item, item in items.items():
-        for match in alias_pattern(folded_item).finditer(text):
-            found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, item))
-    for core, value in [*_noted_names(view).items(), *_affixed_names(view)]:
-        for match in alias_pattern(core).finditer(text):
-            found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, value))
+@lru_cache(maxsize=256)  # a dataset's views are the same from question to question: worked out once
+def _value_keys(view: ColumnView) -> tuple[tuple[Any, str, tuple[str, ...], tuple[str, ...]], ...]:
+    """The values worth looking for, each with its folded form, the pieces of it that every way of saying it
+    holds (its words but the last, and the last less its last letter, "stor" of "story" said "stories"; only the
+    words before it when a value of three words or more may be said without its kind: `_without_kind`), and its
+    other spellings (synonyms, seasons written otherwise), looked for whatever the question holds."""
+    keys = []
     for value in view.values:
         folded = fold(value).strip()
         if len(folded) < 2 or folded.replace(".", "").isdigit():
+            continue
+        words = [w for w in re.split(r"[\s\-]+", folded.strip(_QUOTES).strip().strip("-")) if w] or [folded]
+        pieces = tuple(words[:-1]) if len(words) >= 3 else (*words[:-1], words[-1][:-1])
+        spellings = tuple(fold(s) for s in (*VALUE_SYNONYMS.get(folded, ()), *_season_spellings(folded)))
+        keys.append((value, folded, pieces, spellings))
+    return tuple(keys)
+
+
+def _value_candidates(question: str, text: str, view: ColumnView, items: dict[str, str]) -> list[Term]:
+    found = []
+    for folded_item, item in items.items():
+        for match in alias_pattern(folded_item).finditer(text) if may_say(folded_item, text) else ():
+            found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, item))
+    for core, value in [*_noted_names(view).items(), *_affixed_names(view)]:
+        for match in alias_pattern(core).finditer(text) if may_say(core, text) else ():
+            found.append(Term(view.name, "value", match.start(), match.end(), VALUE_FOLDED, value))
+    kind = _kind_word(view)
+    for value, folded, pieces, spellings in _value_keys(view):
+        for spelling in spellings:
+            for match in alias_pattern(spelling).finditer(text) if may_say(spelling, text) else ():
+                found.append(Term(view.name, "value", match.start(), match.end(), VALUE_SYNONYM, value))
+        if not all(p in text for p in pieces):  # most values are not in the question: no reading below can match
             continue
         for match in alias_pattern(folded).finditer(text):
             exact = question[match.start() : match.start() + len(value)] == value
@@ -713,10 +749,7 @@ def _value_candidates(question: str, text: str, view: ColumnView, items: dict[st
             )
         found += [Term(view.name, "value", s, e, VALUE_FOLDED, value) for s, e in _said_otherwise(folded, text)]
         found += [Term(view.name, "value", s, e, VALUE_FOLDED, value) for s, e in _plural_ies(folded, text, view)]
-        found += [Term(view.name, "value", s, e, VALUE_FOLDED, value) for s, e in _without_kind(folded, text, view)]
-        for synonym in (*VALUE_SYNONYMS.get(folded, ()), *_season_spellings(folded)):
-            for match in alias_pattern(fold(synonym)).finditer(text):
-                found.append(Term(view.name, "value", match.start(), match.end(), VALUE_SYNONYM, value))
+        found += [Term(view.name, "value", s, e, VALUE_FOLDED, value) for s, e in _without_kind(folded, text, kind)]
     return found
 
 
@@ -724,10 +757,10 @@ MIN_SLIPPED_WORD = 5  # a word of a value this long, written with one letter lef
 
 
 @lru_cache(maxsize=256)  # a dataset's views are the same from question to question: worked out once
-def _slip_patterns(view: ColumnView) -> tuple[tuple[re.Pattern[str], str, str, Any], ...]:
-    """For each value of two words or more: a pattern of it with one long word left free, a word the question
-    must hold for the pattern to match (the longest other one), the free word as the cell writes it, and the
-    cell."""
+def _slip_patterns(view: ColumnView) -> tuple[tuple[str, str, str, Any], ...]:
+    """For each value of two words or more: a pattern of it with one long word left free (its source, compiled
+    only when a question holds the other words), a word the question must hold for the pattern to match (the
+    longest other one), the free word as the cell writes it, and the cell."""
     found = []
     for value in view.values:
         words = fold(str(value)).split() if value is not None else []
@@ -740,8 +773,13 @@ def _slip_patterns(view: ColumnView) -> tuple[tuple[re.Pattern[str], str, str, A
                 rf"([a-z]{{{len(word) - 1},{len(word)}}})" if j == i else re.escape(w) for j, w in enumerate(words)
             ]
             held = max((w for j, w in enumerate(words) if j != i), key=len)
-            found.append((re.compile(r"(?<![a-z])" + r"\s+".join(parts) + r"(?![a-z])"), held, word, value))
+            found.append((r"(?<![a-z])" + r"\s+".join(parts) + r"(?![a-z])", held, word, value))
     return tuple(found)
+
+
+@lru_cache(maxsize=4096)
+def _compiled(source: str) -> re.Pattern[str]:
+    return re.compile(source)
 
 
 def _misspelt_values(text: str, view: ColumnView) -> list[Term]:
@@ -751,7 +789,7 @@ def _misspelt_values(text: str, view: ColumnView) -> list[Term]:
     for pattern, held, word, value in _slip_patterns(view):
         if held not in text:  # most values share no word with the question: no pattern to run
             continue
-        for m in pattern.finditer(text):
+        for m in _compiled(pattern).finditer(text):
             said = m.group(1)
             if said != word and (_one_slip(said, word) or _one_slip(word, said)):
                 found.setdefault(m.span(), set()).add(value)
