@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import value_of_column
+from apps.agent.offline.content_words import DEGREE, unread_content
 from apps.agent.offline.cues import EDGE_WORDS, HAVING, STOCK_STATE, find_words
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.plan import Plan
@@ -504,17 +505,6 @@ def unread_edge(a: Analyzer) -> str | None:
     return a.first_unread(EDGE_WORDS) if a.lang == "en" else None
 
 
-_DEGREE = re.compile(
-    r"(?<![a-z])(?:bigger|biggest|larger|largest|smaller|smallest|longer|longest|shorter|shortest|taller|tallest|"
-    r"higher|highest|lower|lowest|deeper|deepest|shallower|shallowest|wider|widest|narrower|narrowest|older|oldest|"
-    r"elder|eldest|younger|youngest|heavier|heaviest|lighter|lightest|faster|fastest|slower|slowest|quicker|"
-    r"quickest|farther|farthest|further|furthest|nearer|nearest|closer|closest|hotter|hottest|colder|coldest|"
-    r"warmer|warmest|richer|richest|poorer|poorest|stronger|strongest|weaker|weakest|greater|greatest|better|best|"
-    r"worse|worst|more|most|fewer|fewest|less|least|cheaper|cheapest|newer|newest|later|earlier|busier|busiest)"
-    r"(?![a-z])"
-)
-
-
 def unread_degree(a: Analyzer, plan: Plan) -> str | None:
     """ "which lake has the bigger area": a word of degree (a comparative or a superlative) that nothing read; a
     total of the areas answers another question. A plan that orders, extremises, compares or subtracts acted on
@@ -525,7 +515,7 @@ def unread_degree(a: Analyzer, plan: Plan) -> str | None:
     acted = plan.sort or plan.anchor or plan.derived or plan.having or plan.windows
     if acted or any(m.func in ("max", "min") for m in plan.metrics):
         return None
-    return a.first_unread(_DEGREE)
+    return a.first_unread(DEGREE)
 
 
 def unread_pronoun(a: Analyzer) -> str | None:
@@ -696,6 +686,7 @@ def ask_about_left_out(a: Analyzer, plan: Plan) -> Clarification | None:
             + [unapplied_quote(a), unread_pronoun(a), unread_edge(a), unread_having(a, plan)]
             + [unread_degree(a, plan), unread_part_of_values(a, plan), unmatched_partner(a)]
             + [misspelt_measure(a, plan), unmatched_per(a), unread_half(a), unread_stock_state(a)]
+            + [unread_content(a, plan)]
             if n
         ],
         *[a.question[s:e] for s, e in leftover_spans(a.text, a.taken) if a.lang == "zh" and a.text.startswith("率", e)],

@@ -566,5 +566,24 @@ STOPWORDS_EN = frozenset(
     ).split()
 )
 
+# Verbs that only link the rows to their figures or names ("did norway win", "what song received the most points",
+# "how many players were born after 1985"): read as the question's link, never a condition of their own. A verb
+# outside this list ("lasted", "set", "eliminated") may carry one, and is asked about (content_words.py).
+LINK_VERBS_EN = frozenset(
+    (
+        "have having win wins won winning lose loses lost losing get gets got gotten earn earns earned earning "
+        "receive receives received achieve achieves achieved obtain obtains obtained hold holds held take takes "
+        "took taken make makes made finish finishes finished come comes came place placed play plays played "
+        "compete competes competed competing participate participated participating feature features featured "
+        "use uses used occur occurs occurred serve serves served sing sings sang sung release releases released "
+        "give gives gave given appear appears appeared record recorded happen happens happened go goes went "
+        "produce produced include includes included contain contains contained represent represents represented "
+        "born called named rank ranks ranked end ends ended nominate nominated score scores scored reach reached "
+        "attend attended register registered sell sells sold selling buy buys bought order orders ordered "
+        "spend spends spent pay pays paid ship ships shipped deliver delivers delivered run runs ran running "
+        "work works worked working live lives lived"
+    ).split()
+)
+
 # Words that open a question asking for a value (a name, a year, a place), not for a number of rows.
 VALUE_QUESTION_WORDS = ("who", "whom", "whose", "which", "when", "where", "what", "name")  # "name a racer that …"

@@ -25,7 +25,7 @@ from apps.agent.offline.lexicon import (
     VALUE_SYNONYMS,
 )
 from apps.datasets.ingest.profile import TableProfile
-from apps.datasets.query.resolve import PERCENT_NAME, flag_word, season_years
+from apps.datasets.query.resolve import LETTERS_WITHOUT_ACCENT, PERCENT_NAME, flag_word, season_years
 
 Category = Literal["time", "year", "measure", "dimension", "id", "flag"]
 NAME, SYNONYM, VALUE_EXACT, CORE, VALUE_SYNONYM, CONCEPT, VALUE_FOLDED, CONCEPT_PART, PART = (
@@ -56,7 +56,13 @@ def _base_letter(code: int) -> int | None:
 
 _ACCENTED = {code: base for code in range(0xC0, 0x250) if (base := _base_letter(code)) is not None}
 _FOLD = str.maketrans(
-    {**_FULL_WIDTH, **_ACCENTED, **{ord(c): ord(c.lower()) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}, ord("_"): 32}
+    {
+        **_FULL_WIDTH,
+        **_ACCENTED,
+        **{ord(c): ord(base) for c, base in LETTERS_WITHOUT_ACCENT.items()},
+        **{ord(c): ord(c.lower()) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+        ord("_"): 32,
+    }
 )
 _LATIN = re.compile(r"[a-z]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")

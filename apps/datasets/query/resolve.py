@@ -151,10 +151,17 @@ def adds_up_what_follows(word: str, text: str, end: int, next_start: int) -> boo
     return _AGGREGATE_GAP.fullmatch(text, end, next_start) is not None
 
 
+# letters Unicode does not decompose into a plain letter and an accent, typed as that letter by a user who reads
+# them ("Suðuroy" as "suduroy", "Ørsted" as "orsted", "Łódź" as "lodz"): one for one, so positions hold
+LETTERS_WITHOUT_ACCENT = {"ð": "d", "Ð": "d", "đ": "d", "Đ": "d", "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "ħ": "h"}
+_WITHOUT_ACCENT = str.maketrans({ord(c): ord(base) for c, base in LETTERS_WITHOUT_ACCENT.items()})
+
+
 def plain(text: str) -> str:
-    """Lower case without accents ("Córdoba CF" -> "cordoba cf"): how a user types a value they read."""
+    """Lower case without accents ("Córdoba CF" -> "cordoba cf", "Suðuroy" -> "suduroy"): how a user types a
+    value they read."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_WITHOUT_ACCENT)
 
 
 def _value_matches(term: str, profile: TableProfile) -> list[Match]:
