@@ -63,7 +63,26 @@ def judge(question: Question, response: AskResponse) -> str:
             return ""  # "other rows with the same Bronze as Germany: none" is how many: 0
         return f"no number equal to {question.answer}"
     target = " ".join(question.answer.split())
-    return "" if shows_label(" ".join(text.split()), target) else f"{question.answer!r} not in the answer"
+    if shows_label(" ".join(text.split()), target):
+        return ""
+    place = _ORDINAL.fullmatch(target)  # "14th": a place, which the data holds (and the answer shows) as 14
+    if place and any(n.value == int(place.group(1)) for n in numbers_in(text)):
+        return ""
+    time = _seconds(target)  # "4:15.140" is the time the answer writes 4:15.14
+    if time is not None and any(_seconds(t) == time for t in _TIME.findall(text)):
+        return ""
+    return f"{question.answer!r} not in the answer"
+
+
+_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+_TIME = re.compile(r"\d+:\d{2}(?:\.\d+)?")
+
+
+def _seconds(text: str) -> float | None:
+    if not _TIME.fullmatch(text):
+        return None
+    minutes, seconds = text.split(":")
+    return round(int(minutes) * 60 + float(seconds), 3)
 
 
 class Tables:

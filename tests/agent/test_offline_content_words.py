@@ -2,7 +2,7 @@
 ("set a personal best", "are democrats", "their home games", "lasted a single year") is asked about instead of
 answered over every row; the nouns of what is counted, the verbs that only link rows to their figures and the
 table's own context ("in their career") are read as they are. Letters without a separate accent ("Suðuroy")
-are typed plainly."""
+are typed plainly. A column the file wrote as places ("1st", "25th") is a place whatever its name."""
 
 from __future__ import annotations
 
@@ -124,3 +124,23 @@ def test_a_letter_without_a_separate_accent_is_typed_plainly(csv_binding):
     binding = table(csv_binding, "villages.csv", ["Village", "Population", "Island"], VILLAGES)
     response = verified_answer(binding, "how many of the villages are on suduroy?")
     assert "Island = Suðuroy" in response.answer and " 2" in response.answer.split("\n")[0], response.answer
+
+
+RESULTS = [
+    ["1996", "Pukekohe Park Raceway", "1st"],
+    ["2008", "Hamilton Street Circuit", "25th"],
+    ["2009", "Hamilton Street Circuit", "14th"],
+    ["2010", "Hamilton Street Circuit", "18th"],
+]
+
+
+def test_places_written_as_ordinals_rank_one_as_the_best_whatever_the_column_is_called(csv_binding):
+    binding = table(csv_binding, "results.csv", ["Year", "Track", "Round Result"], RESULTS)
+    from apps.agent.tools import _schema
+
+    profile = _schema(binding, None)
+    assert profile.column("Round Result").written_as == "place"
+    response = verified_answer(binding, "what was his best round result at the hamilton street circuit?")
+    assert "Round Result 14" in response.answer and "25" not in response.answer, response.answer
+    asked = ask(binding, "what is the total round result?")
+    assert asked.clarification is not None, "places are never added up"

@@ -161,6 +161,7 @@ def test_times_and_places_beside_dsq_or_a_dash_are_typed_and_a_cell_of_two_numbe
     report, types, rows = ingest(write(tmp_path, "p.csv", places))
     assert types["Place"] == "BIGINT" and [r[1] for r in rows] == [17, None, 1], "no place 0: a dash is none"
     assert types["Time (s)"] == "DOUBLE" and rows[1][2] is None and report.blank_marks["Place"] == ["—"]
+    assert report.places == ["Place"], "the profile is told the file wrote places, not plain numbers"
     assert types["Goals"] == "VARCHAR", "among plain numbers a dash may mean 0: kept as written"
     ranked = "Rank,Athlete,Goals\n4,Ana,3\n5,Li,–\n—,Tom,0\n6,Eva,2\n"  # a column named as places: no place 0
     report, types, rows = ingest(write(tmp_path, "k.csv", ranked))
@@ -174,7 +175,7 @@ def test_a_place_with_a_note_is_the_place_and_the_note_moves_to_a_column_beside(
     assert report.columns == ["Year", "Position", "Position (note)", "Event"]
     assert types["Position"] == "BIGINT" and types["Position (note)"] == "VARCHAR"
     assert [r[1:3] for r in rows] == [(8, None), (11, "sf"), (4, "tie"), (None, None)]
-    assert report.blank_marks == {"Position": ["DNF"]}
+    assert report.blank_marks == {"Position": ["DNF"]} and report.places == ["Position"]
     _report, types, rows = ingest(write(tmp_path, "q.csv", "a,Place\n1,3rd (tie)\n2,Test driver\n3,1st\n"))
     assert types["Place"] == "VARCHAR" and rows[1][1] == "Test driver", "text beside places keeps the column"
 

@@ -37,8 +37,8 @@ _HEAD_BEFORE = re.compile(
 _CONTEXT_BEFORE = re.compile(r"(?<![a-z])(?:this|these|that|those|their|his|her|its|our)\s+(?:whole\s+|entire\s+)?$")
 # "ran in heat 1", "were picked in the 7th round", "credited to coil": a word leading to what was read qualifies it
 _LEADS_TO = re.compile(
-    r"\s+(?:(?:in|on|at|to|by|for|from|against|with|into|the|a|an|each|every|all|its|their|his|her|right|just|"
-    r"immediately|after|before)\s+)*(?=\S)"
+    r"\s+(?:(?:in|on|at|to|by|for|from|against|with|into|during|since|until|through|throughout|within|across|"
+    r"the|a|an|each|every|all|its|their|his|her|right|just|immediately|after|before)\s+)*(?=\S)"
 )
 _PHRASE_END = re.compile(
     r"\s*(?:$|[?？,，.。!！;:]|(?:who|that|which|whose|where|when|with|in|on|at|for|from|of|by)(?![a-z]))"

@@ -17,7 +17,7 @@ from apps.agent.offline.lookup import names_works
 from apps.agent.offline.metrics import numbers_as_text
 from apps.agent.offline.plan import Lang, Plan
 from apps.agent.offline.schema_terms import Schema
-from apps.agent.offline.wording import speaking
+from apps.agent.offline.wording import names, speaking
 
 if TYPE_CHECKING:
     from apps.agent.offline.drafts import ResultView
@@ -115,7 +115,11 @@ def ask_about_ranking(a: Analyzer, plan: Plan) -> Clarification | None:
 def ask_about_single_row(a: Analyzer, plan: Plan) -> Clarification | None:
     """ "how many grandmasters does bulgaria have listed" over a table with one row per country: counting the
     rows of Bulgaria gives 1 whatever was asked; the number sought is in one of that row's columns."""
-    if plan.kind != "scalar" or not plan.metrics or any(m.func not in ("count", "nunique") for m in plan.metrics):
+    if not plan.metrics or any(m.func not in ("count", "nunique") for m in plan.metrics):
+        return None
+    if plan.kind == "grouped":
+        return _single_rows_counted(a, plan)
+    if plan.kind != "scalar":
         return None
     rows = max(a.schema.row_count, 1)
     single = [
@@ -131,6 +135,38 @@ def ask_about_single_row(a: Analyzer, plan: Plan) -> Clarification | None:
         return None
     counted = {m.column for m in plan.metrics if m.func == "nunique" and m.column}
     return single_row_asked(a.schema, single[0].column, value, counted, a.lang)
+
+
+def _single_rows_counted(a: Analyzer, plan: Plan) -> Clarification | None:
+    """ "how many years after save the last dance 2 did red tails come out" over one row per film: each named row
+    counted on its own gives 1 whatever was asked; which of their columns holds the number is asked."""
+    if len(plan.groups) != 1:
+        return None
+    column = plan.groups[0].column
+    view = a.schema.by_name.get(column)
+    named = next((f for f in plan.filters if f.column == column and f.op == "in" and isinstance(f.value, list)), None)
+    if view is None or named is None or view.distinct < ONE_ROW_EACH * a.schema.row_count * (1 - view.null_ratio):
+        return None
+    values = [str(v) for v in named.value] if isinstance(named.value, list) else []
+    if len(values) < 2 or any(_repeats(a, column, v) for v in values):
+        return None
+    others = [v for v in a.schema.views if v.name != column and not any(ch.isdigit() for ch in v.name)]
+    counted = [v for v in others if any(m.column == v.name for m in plan.metrics)]
+    measures = list(dict.fromkeys(counted + ([v for v in others if v.category == "measure"] or others)))[:MAX_CHOICES]
+    with speaking(a.lang):
+        if any(quotes_a_number(v) for v in values):  # a question asked back quotes no number: no names, no choices
+            question = _(
+                "I cannot count the rows this question names: each is a single row, so the count says nothing. "
+                "Please ask for the column that holds the number you mean (%(columns)s)."
+            ) % {"columns": names([f"“{m.name}”" for m in measures])}
+            return Clarification(question, [])
+        question = _(
+            "%(values)s are a single row each, so counting their rows says nothing. Which of their columns holds "
+            "the number you mean?"
+        ) % {"values": names([f"“{v}”" for v in values])}
+        pair = names(values)
+        choices = [_("What is the %(column)s of %(value)s?") % {"column": m.name, "value": pair} for m in measures]
+    return Clarification(question, choices)
 
 
 def single_row_asked(schema: Schema, column: str, value: str, counted: set[str], lang: Lang) -> Clarification:

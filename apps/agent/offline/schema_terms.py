@@ -132,6 +132,7 @@ class ColumnView:
     period: str | None = None  # "month" or "quarter": a text column of periods ("2025-01", "2025-Q1")
     total_label: str | None = None  # the value of a summary row ("Total"), left out of every computation
     complete: bool = False  # `values` holds every value of the column (not only the most frequent ones)
+    written_place: bool = False  # the file wrote its values as places ("1st", "25th"): a place, whatever its name
 
     @property
     def years(self) -> bool:
@@ -152,7 +153,10 @@ class ColumnView:
         mean nothing."""
         words = re.findall(r"[a-z0-9]+", fold(self.name))  # as written: "Seasons" counts seasons, "Season" is one
         return self.category == "measure" and (
-            any(w in _ORDINAL_WORDS for w in words) or "#" in self.name or any(h in self.name for h in _ORDINAL_ZH)
+            self.written_place
+            or any(w in _ORDINAL_WORDS for w in words)
+            or "#" in self.name
+            or any(h in self.name for h in _ORDINAL_ZH)
         )
 
     @property
@@ -162,6 +166,7 @@ class ColumnView:
         chart = self.ordinal and "chart" in words and len(words) <= 3  # "UK Chart", "Peak chart": 1 is the top
         return (
             chart
+            or self.written_place
             or self._place_named(_PLACE_NAME_WORDS)
             or self.name.strip() in ("名次", "排名", "最高名次", "最终名次")
         )
@@ -170,7 +175,7 @@ class ColumnView:
     def finishing(self) -> bool:
         """A place where a race or a season ended (Rank, Pos., Final placing), which orders who came before whom;
         not a Peak position or a World ranking."""
-        return self._place_named(_FINISH_NAME_WORDS) or self.name.strip() in ("名次", "最终名次")
+        return self._place_named(_FINISH_NAME_WORDS) or self.written_place or self.name.strip() in ("名次", "最终名次")
 
     def _place_named(self, allowed: frozenset[str]) -> bool:
         words = set(name_words(self.name))
@@ -447,6 +452,7 @@ def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | Non
                 else None,
                 total_label=col.total_label,
                 complete=col.values is not None,
+                written_place=col.written_as == "place" and category == "measure",
             )
         )
     return Schema(views=_standings(_year_named(views)), row_count=profile.row_count)

@@ -59,6 +59,8 @@ class IngestReport:
     converted: dict[str, str] = field(default_factory=dict)
     # per column (as the table now names it): the marks written in place of a value ("N/A", "—"), read as blank
     blank_marks: dict[str, list[str]] = field(default_factory=dict)
+    # columns (as the table now names them) of places written "1st", "25th", read as their numbers
+    places: list[str] = field(default_factory=list)
 
 
 def check_header(raw: list[Any], header_row: int) -> tuple[list[str], list[int]]:
@@ -376,27 +378,28 @@ MAX_UNIT_LENGTH = 12
 _MAY_HAVE_UNIT = r"BOOL_AND(REGEXP_MATCHES(TRIM(__c__), '^[$€£¥￥]? ?[+-]?[0-9]'))"
 
 
-def name_units(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
+def name_units(con: duckdb.DuckDBPyConnection) -> tuple[dict[str, tuple[str, str]], list[str]]:
     """Text columns whose values are numbers with a unit, converted (module comment above _AMOUNT): {old name:
-    (new name, type)}. The unit joins the name unless the name already says it or the new name is taken."""
+    (new name, type)}, and the columns of places written "1st", "25th" among them (by their old names). The unit
+    joins the name unless the name already says it or the new name is taken."""
     described = con.execute('DESCRIBE "data"').fetchall()
     names = [row[0] for row in described]
     texts = [row[0] for row in described if _family(row[1]) == "VARCHAR"]
     if not texts:
-        return {}
+        return {}, []
     sample = exp.select(exp.Star()).from_(_DATA.copy()).limit(2000).subquery("sample")
     screened = _verdicts(con, [_rule_sql(_MAY_HAVE_UNIT, name) for name in texts], sample)
     candidates = [(name, rule) for name, ok in zip(texts, screened, strict=True) if ok for rule in UNIT_RULES]
     for source in (sample, _DATA):  # the first rows rule most columns out; one full scan confirms the rest
         if not candidates:
-            return {}
+            return {}, []
         verdicts = _verdicts(con, [_rule_sql(rule[1], name) for name, rule in candidates], source)
         candidates = [item for item, ok in zip(candidates, verdicts, strict=True) if ok]
     chosen: dict[str, tuple[str, str, str]] = {}
     for name, rule in candidates:  # in the order of UNIT_RULES: the narrowest first
         chosen.setdefault(name, rule)
     if not chosen:
-        return {}
+        return {}, []
     written = [n for n, rule in chosen.items() if rule[1] not in (_ORDINAL, _DURATION)]
     found = _verdicts(con, [f"MAX({_rule_sql(_UNIT_OF, n)})" for n in written], _DATA) if written else []
     by_name = dict(zip(written, found, strict=True))
@@ -417,7 +420,7 @@ def name_units(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
         for n in names
     ]
     _rewrite(con, outputs)
-    return renamed
+    return renamed, [n for n, rule in chosen.items() if rule[1] == _ORDINAL]
 
 
 def _says_unit(name: str, unit: str) -> bool:

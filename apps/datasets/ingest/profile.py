@@ -42,6 +42,11 @@ class ColumnProfile(BaseModel):
         description="marks the file had in this column instead of a value (N/A, —), read as blank: computations "
         "on the column leave those rows out",
     )
+    written_as: Literal["place"] | None = Field(
+        default=None,
+        description='how the file wrote the values, where it differs from their type: "place" for places written '
+        '"1st", "25th" (read as their numbers: 1 is the top, and places are never added up)',
+    )
 
     @computed_field(description="the documented name of `examples` (get_schema's columns[].example_values)")
     def example_values(self) -> list[Any]:

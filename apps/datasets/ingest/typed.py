@@ -19,7 +19,8 @@ def type_columns(con: duckdb.DuckDBPyConnection, report: IngestReport, sources: 
     marks = total_cells(con) if "VARCHAR" in sources else {}
     marks |= blank_marks(con) if "VARCHAR" in sources else {}
     report.converted = converted | infer_types(con, sources=sources)
-    renamed = name_units(con)
+    renamed, places = name_units(con)
     report.columns = [renamed[n][0] if n in renamed else n for n in report.columns]
     report.converted.update(dict(renamed.values()))
     report.blank_marks = {renamed[n][0] if n in renamed else n: found for n, found in marks.items()}
+    report.places = [renamed[n][0] for n in places]
