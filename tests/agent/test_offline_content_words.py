@@ -144,3 +144,11 @@ def test_places_written_as_ordinals_rank_one_as_the_best_whatever_the_column_is_
     assert "Round Result 14" in response.answer and "25" not in response.answer, response.answer
     asked = ask(binding, "what is the total round result?")
     assert asked.clarification is not None, "places are never added up"
+
+
+def test_a_greeting_is_a_word_of_its_own_not_the_start_of_his(csv_binding):
+    rows = [[1, "2001-03-01", "Bahrain"], [2, "2001-05-02", "Oman"], [3, "2002-01-09", "Qatar"]]
+    binding = table(csv_binding, "goals.csv", ["#", "Date", "Opponent"], rows)
+    assert ask(binding, "hi").answer.startswith("Hello"), "a greeting is greeted"
+    response = ask(binding, "who was his last goal against")
+    assert not response.answer.startswith("Hello"), response.answer

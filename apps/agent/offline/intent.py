@@ -710,7 +710,7 @@ class Analyzer:
         refused = self._out_of_reach()
         if refused is not None:
             return refused
-        if not self.terms and not self.time_filters and find_words(self.text, lx.GREETINGS, bytearray(len(self.text))):
+        if not self.terms and not self.time_filters and _GREETING.search(self.text):
             return self.fallback([], "greeting")
         asked_first = self._asked_first()
         if asked_first is not None:  # ambiguous: asked back, nothing computed
@@ -863,6 +863,8 @@ class Analyzer:
 # "the percentage of candidates who won": a share of rows, not the data's % column
 _SHARE_OF = re.compile(r"(?<=percentage)\s+of\s|(?<=percent)\s+of\s")
 # "tallest", "deeper", "wider", "heaviest": a degree, by the stem it is written with
+# a greeting said as its own word: "hi", never the "hi" of "his" or "hid" (alias patterns allow such endings)
+_GREETING = re.compile(r"(?<![a-z])(?:" + "|".join(re.escape(w) for w in lx.GREETINGS) + r")(?![a-z])")
 _DEGREE = re.compile(r"(?<![a-z])(?P<stem>tall|deep|shallow|long|light|narrow|wid|heav)(?:iest|ier|est|er)(?![a-z])")
 _DEGREE_STEMS = {"wid": "wide", "heav": "heavy"}  # the adjective lexicon.DEGREE_NOUNS knows them by
 
