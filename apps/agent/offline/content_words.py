@@ -5,12 +5,16 @@ games"). Such a word is asked about instead of being answered over every row.
 
 A word is accounted for when it is:
 - the noun of what is counted or asked for ("how many players …", "which city …", "the list of countries …");
-- a verb that only links the rows to their figures ("did norway win", "what song received the most points");
+- a verb that only links the rows to their figures ("did norway win", "what song received the most points"), or a
+  word saying how much, which kind or when ("the same amount of", "to now");
 - a word leading to something read ("ran in heat 1", "were picked in the 7th round", "credited to coil");
-- the kind of the value said right before it ("the frederick county", "never used capital punishment"), or
-  one word after a date closing its phrase ("the 11/09/2013 game");
+- the kind of the value said right before it ("the frederick county", "never used capital punishment"), one
+  more word of a column's name ("which age range"), or one word after a date closing its phrase ("the
+  11/09/2013 game");
+- in a count, the rows counted after more/most ("more beetles came from which country");
 - the noun a relative clause qualifies ("for passengers who survived");
 - the table's own context, named with this/their and nothing after it ("in their career", "this season").
+Degree words (bigger, most, ahead) are `conditions.unread_degree`'s to ask about.
 """
 
 from __future__ import annotations
