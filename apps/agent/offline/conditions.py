@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from apps.agent.clarification import Clarification, quotes_a_number
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import value_of_column
-from apps.agent.offline.content_words import DEGREE, unread_content
+from apps.agent.offline.content_words import DEGREE, HEADS_A_CLAUSE, unread_content
 from apps.agent.offline.cues import EDGE_WORDS, HAVING, STOCK_STATE, find_words
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.plan import Plan
@@ -54,7 +54,6 @@ _EN_DID = re.compile(r"(?<![a-z])(?:did|does|do)\s+(?:the\s+)?$")
 _ZH_BEFORE = re.compile(r"(?:在|于|来自|从)\s*$")
 _ZH_START = re.compile(r"^\s*(?:他们|她们|他|她|它)?\s*(?:在)?\s*$")
 _ZH_TABLE = re.compile(r"\s*(?:表|数据)")  # "排班表里": the table itself
-_EN_HEAD = re.compile(r"\s+(?:who|that|which|whose|where)\b")
 _DANGLING = re.compile(r"(?:\s+(?:not|are|is|were|was|be|been|do|does|did))+\s*$", re.IGNORECASE)
 
 
@@ -84,7 +83,7 @@ def _stands_as_condition(a: Analyzer, start: int, end: int) -> bool:
         return False  # "2024年全年": part of the period
     before = a.text[:start]
     if a.lang == "en":  # "for passengers who survived": the noun heads the condition that follows it
-        if _EN_HEAD.match(a.text[end:]):
+        if HEADS_A_CLAUSE.match(a.text, end):
             return False
         said = a.text[start:end].split()
         subject = _EN_DID.search(before) is not None and singular(said[-1]) == said[-1]

@@ -50,7 +50,8 @@ _PHRASE_END = re.compile(
 _POSSESSIVE = re.compile(r"(?:'s|’s)?\s+$")
 _LINK_FOLLOWS = re.compile(r"\s+(?:" + "|".join(sorted(lx.LINK_VERBS_EN, key=len, reverse=True)) + r")(?![a-z])")
 _COUNTED_AFTER = re.compile(r"(?<![a-z])(?:more|most|fewer|fewest|less|least)\s+$")
-_HEADS_A_CLAUSE = re.compile(r"\s+(?:who|that|which|whose|where)(?![a-z])")
+# "for passengers who survived": the noun heads the condition that follows it (conditions.py reads it too)
+HEADS_A_CLAUSE = re.compile(r"\s+(?:who|that|which|whose|where)(?![a-z])")
 
 
 # a comparative or a superlative: read where the plan orders or compares, else asked about (unread_degree)
@@ -108,7 +109,7 @@ def _accounted(a: Analyzer, plan: Plan, start: int, end: int, heads: set[int]) -
     dated = kind_of is not None and kind_of.start() > 0 and text[kind_of.start() - 1].isdigit()
     if dated and (_PHRASE_END.match(text, end) or _LINK_FOLLOWS.match(text, end)):
         return True
-    if _HEADS_A_CLAUSE.match(text, end):  # "for passengers who survived": the condition follows, and is read
+    if HEADS_A_CLAUSE.match(text, end):  # "for passengers who survived": the condition follows, and is read
         return True
     return _CONTEXT_BEFORE.search(before) is not None and _PHRASE_END.match(text, end) is not None
 

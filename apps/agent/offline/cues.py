@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from apps.agent import durations
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.plan import Lang
-from apps.agent.offline.schema_terms import CONCEPT_PART, ColumnView, Schema, Term, alias_pattern, fold
+from apps.agent.offline.schema_terms import CONCEPT_PART, ColumnView, Schema, Term, alias_pattern, fold, name_pieces
 from apps.agent.offline.timewords import _number
 from apps.agent.offline.wording import speaking
 from apps.datasets.query.resolve import ONE_PERIOD_ZH
@@ -109,23 +109,18 @@ def _claim(taken: bytearray, start: int, end: int) -> None:
 
 
 @lru_cache(maxsize=1024)  # the lexicon's lists of words, the same question after question
-def _word_patterns(words: tuple[str, ...]) -> tuple[tuple[str, str, re.Pattern[str]], ...]:
-    """The words longest first, each with the piece of it any way of saying it holds (its first word) and its
-    pattern (`alias_pattern`)."""
-    prepared = []
-    for word in sorted(words, key=len, reverse=True):
-        folded = fold(word)
-        piece = next((w for w in re.split(r"[\s\-]+", folded) if w), "")
-        prepared.append((word, piece, alias_pattern(folded)))
-    return tuple(prepared)
+def _word_patterns(words: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...]:
+    """The words longest first, each with what a question must hold to say it (`name_pieces`) and its pattern
+    (`alias_pattern`)."""
+    return tuple((w, name_pieces(fold(w)), alias_pattern(fold(w))) for w in sorted(words, key=len, reverse=True))
 
 
 def find_words(text: str, words: tuple[str, ...] | list[str], taken: bytearray) -> list[tuple[int, int, str]]:
     """Occurrences of any of `words` outside claimed spans, longest words first, without overlaps."""
     local = bytearray(taken)
     found = []
-    for word, piece, pattern in _word_patterns(tuple(words)):
-        if piece not in text:  # most words are not in the question: no pattern to run
+    for word, pieces, pattern in _word_patterns(tuple(words)):
+        if not all(piece in text for piece in pieces):  # most words are not in the question: no pattern to run
             continue
         for m in pattern.finditer(text):
             if _free(local, m.start(), m.end()):

@@ -16,7 +16,7 @@ from apps.agent.offline.followups import measure_phrase
 from apps.agent.offline.lookup import names_works
 from apps.agent.offline.metrics import numbers_as_text
 from apps.agent.offline.plan import Lang, Plan
-from apps.agent.offline.schema_terms import Schema
+from apps.agent.offline.schema_terms import ColumnView, Schema
 from apps.agent.offline.wording import names, speaking
 
 if TYPE_CHECKING:
@@ -150,9 +150,7 @@ def _single_rows_counted(a: Analyzer, plan: Plan) -> Clarification | None:
     values = [str(v) for v in named.value] if isinstance(named.value, list) else []
     if len(values) < 2 or any(_repeats(a, column, v) for v in values):
         return None
-    others = [v for v in a.schema.views if v.name != column and not any(ch.isdigit() for ch in v.name)]
-    counted = [v for v in others if any(m.column == v.name for m in plan.metrics)]
-    measures = list(dict.fromkeys(counted + ([v for v in others if v.category == "measure"] or others)))[:MAX_CHOICES]
+    measures = _columns_offered(a.schema, column, {m.column for m in plan.metrics if m.column})
     with speaking(a.lang):
         if any(quotes_a_number(v) for v in values):  # a question asked back quotes no number: no names, no choices
             question = _(
@@ -169,12 +167,18 @@ def _single_rows_counted(a: Analyzer, plan: Plan) -> Clarification | None:
     return Clarification(question, choices)
 
 
+def _columns_offered(schema: Schema, column: str, counted: set[str]) -> list[ColumnView]:
+    """The columns a named row's number may be in: one the question counted first, then the measures, else any
+    (never the naming column, nor one whose name holds a digit: a question asked back quotes no number)."""
+    others = [v for v in schema.views if v.name != column and not any(ch.isdigit() for ch in v.name)]
+    first = [v for v in others if v.name in counted]
+    return list(dict.fromkeys(first + ([v for v in others if v.category == "measure"] or others)))[:MAX_CHOICES]
+
+
 def single_row_asked(schema: Schema, column: str, value: str, counted: set[str], lang: Lang) -> Clarification:
     """Which column of the one row named `value` holds the number asked for: its columns as choices (one
     counted by the question first, then the measures, else any)."""
-    others = [v for v in schema.views if v.name != column and not any(ch.isdigit() for ch in v.name)]
-    first = [v for v in others if v.name in counted]
-    measures = list(dict.fromkeys(first + ([v for v in others if v.category == "measure"] or others)))[:MAX_CHOICES]
+    measures = _columns_offered(schema, column, counted)
     with speaking(lang):
         question = _(
             "“%(value)s” is a single row, so counting its rows says nothing. Which of its columns holds the "

@@ -527,7 +527,7 @@ def alias_pattern(alias: str, *, column: bool = False) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=8192)
-def _pieces(alias: str) -> tuple[str, ...]:
+def name_pieces(alias: str) -> tuple[str, ...]:
     """What a question must hold for `alias_pattern(alias)` to match it: the name's words but the last, and the
     last less its last letter (said in the plural: "frequencies" of Frequency)."""
     words = [w for w in re.split(r"[\s\-]+", alias.strip("-")) if w] if _LATIN.search(alias) else [alias]
@@ -536,7 +536,7 @@ def _pieces(alias: str) -> tuple[str, ...]:
 
 def may_say(alias: str, text: str) -> bool:
     """False when the question cannot name `alias` (checked before its pattern is compiled and run)."""
-    return all(piece in text for piece in _pieces(alias))
+    return all(piece in text for piece in name_pieces(alias))
 
 
 MIN_SINGULAR = 2
