@@ -169,6 +169,19 @@ def test_times_and_places_beside_dsq_or_a_dash_are_typed_and_a_cell_of_two_numbe
     assert types["Goals"] == "VARCHAR"
 
 
+def test_a_typographic_minus_is_a_minus_and_a_dash_among_signed_changes_is_blank(tmp_path):
+    minus = "\u2212"  # "−3" as web tables and word processors write it
+    text = f"Party,Seats,+/–,Change,Note\nA,48,+6,{minus}8.4%,{minus}\nB,41,{minus}3,+1.3%,x\nC,14,—,{minus} 0.5%,y\n"
+    report, types, rows = ingest(write(tmp_path, "s.csv", text))
+    assert types["+/–"] == "BIGINT" and [r[2] for r in rows] == [6, -3, None], "a sign says a change: — is none"
+    assert report.blank_marks["+/–"] == ["—"]
+    assert types["Change (%)"] == "DOUBLE" and [r[3] for r in rows] == [-8.4, 1.3, -0.5]
+    assert types["Note"] == "VARCHAR" and rows[0][4] == minus, "a column with words in it is left as written"
+    worded = f"a,b\n1,{minus}3\n2,{minus}\n3,New\n"
+    _report, types, rows = ingest(write(tmp_path, "w.csv", worded))
+    assert types["b"] == "VARCHAR" and rows[0][1] == f"{minus}3", "“New” beside the numbers: nothing rewritten"
+
+
 def test_a_place_with_a_note_is_the_place_and_the_note_moves_to_a_column_beside(tmp_path):
     text = "Year,Position,Event\n1996,8th,200 m\n1996,11th (sf),relay\n1997,4th (tie),100 m\n1998,DNF,200 m\n"
     report, types, rows = ingest(write(tmp_path, "p.csv", text))

@@ -473,6 +473,16 @@ _PLACE_NAME = re.compile(r"(?i)rank|ranking|pos\.?|position|place|placing|finish
 _MARKED_RULES = tuple((rule, _marks_for(rule)) for rule in (*NARROWER["VARCHAR"], *UNIT_RULES) if rule[0] != "BOOLEAN")
 
 
+# Changes written with their sign ("+6", "-3"): a dash there says no change was recorded (a new entry, a summary
+# row), not a number of its own, as in a column of places
+_PLUS_SIGNED = r"BOOL_OR(REGEXP_MATCHES(__c__, '^\s*[+]\s?[0-9]'))"
+
+
+def _dash_is_blank(name: str, rule: tuple[str, str, str], signed: set[str]) -> bool:
+    """A dash among whole numbers is blank in a column of places (Rank, Pos.) or of signed changes (+/–)."""
+    return rule[0] == "BIGINT" and (_PLACE_NAME.fullmatch(name.strip()) is not None or name in signed)
+
+
 def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     """Text columns whose values are numbers or dates but for marks such as "N/A" (module comment above
     NO_VALUE_MARKS): the marks become blank, so that typing then makes the column numbers or dates. Returns the
@@ -485,10 +495,12 @@ def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
         return {}
     is_mark, without, _written = _ANY_MARK
     enough = f"BOOL_OR({is_mark}) AND COUNT({without}) >= {MIN_VALUES_BESIDE_MARKS}"
-    marked = _verdicts(con, [_rule_sql(enough, n) for n in texts], _DATA)
+    marked = _verdicts(con, [_rule_sql(f"{enough} AND {_PLUS_SIGNED}", n) for n in texts], _DATA)
+    verdicts = _verdicts(con, [_rule_sql(enough, n) for n in texts], _DATA)
+    signed = {name for name, ok in zip(texts, marked, strict=True) if ok}
     candidates = [
-        (name, rule, _ANY_MARK if rule[0] == "BIGINT" and _PLACE_NAME.fullmatch(name.strip()) else marks)
-        for name, ok in zip(texts, marked, strict=True)
+        (name, rule, _ANY_MARK if _dash_is_blank(name, rule, signed) else marks)
+        for name, ok in zip(texts, verdicts, strict=True)
         if ok
         for rule, marks in _MARKED_RULES
     ]
@@ -572,3 +584,40 @@ def total_cells(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     ]
     _rewrite(con, outputs)
     return {n: sorted(labels) for n, labels in zip(chosen, written, strict=True)}
+
+
+# Negative numbers written with the typographic minus (U+2212) or an en dash, as web tables and word processors
+# write them: "−3", "−8.4%", "– 12". In a column where every value starts with a signed amount (or is a mark such
+# as "—"), that sign becomes "-", so typing reads the numbers; a column with anything else in it is left alone.
+_TYPOGRAPHIC_MINUS = r"^\s*[−–]\s?([0-9])"
+_SIGNED_START = r"^\s*[+−–-]?\s?[0-9]"
+_HAS_MINUS = f"BOOL_OR(REGEXP_MATCHES(__c__, '{_TYPOGRAPHIC_MINUS}'))"
+_ALL_SIGNED = (
+    f"BOOL_AND(REGEXP_MATCHES(__c__, '{_SIGNED_START}') OR LOWER(TRIM(__c__)) IN ("
+    + ", ".join(f"'{m}'" for m in NO_VALUE_MARKS + DASH_MARKS)
+    + "))"
+)
+
+
+def minus_signs(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Text columns of signed amounts written with a typographic minus (comment above): the sign made "-".
+    Returns the columns changed."""
+    described = con.execute('DESCRIBE "data"').fetchall()
+    names = [row[0] for row in described]
+    texts = [row[0] for row in described if _family(row[1]) == "VARCHAR"]
+    if not texts:
+        return []
+    verdicts = _verdicts(con, [_rule_sql(f"{_HAS_MINUS} AND {_ALL_SIGNED}", n) for n in texts], _DATA)
+    changed = [name for name, ok in zip(texts, verdicts, strict=True) if ok]
+    if changed:
+        fix = f"REGEXP_REPLACE(__c__, '{_TYPOGRAPHIC_MINUS}', '-\\1')"
+        _rewrite(
+            con,
+            [
+                exp.alias_(fill(fix, "duckdb", c=_column(n)), exp.to_identifier(n, quoted=True))
+                if n in changed
+                else _column(n)
+                for n in names
+            ],
+        )
+    return changed

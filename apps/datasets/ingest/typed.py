@@ -4,18 +4,26 @@ from __future__ import annotations
 
 import duckdb
 
-from apps.datasets.ingest.columns import IngestReport, blank_marks, infer_types, name_units, total_cells
+from apps.datasets.ingest.columns import (
+    IngestReport,
+    blank_marks,
+    infer_types,
+    minus_signs,
+    name_units,
+    total_cells,
+)
 from apps.datasets.ingest.split import split_cells
 
 
 def type_columns(con: duckdb.DuckDBPyConnection, report: IngestReport, sources: tuple[str, ...]) -> None:
-    """Cells of two things split in two (split_cells), marks in place of values made blank (total_cells,
-    blank_marks), types for the loaded columns (infer_types), then numbers written with a unit (name_units); the
-    report names each converted column as the table now does."""
+    """Cells of two things split in two (split_cells), a typographic minus made "-" (minus_signs), marks in
+    place of values made blank (total_cells, blank_marks), types for the loaded columns (infer_types), then
+    numbers written with a unit (name_units); the report names each converted column as the table now does."""
     converted: dict[str, str] = {}
     if "VARCHAR" in sources:
         split = split_cells(con)
         report.columns, converted = split.columns, split.converted
+        minus_signs(con)
     marks = total_cells(con) if "VARCHAR" in sources else {}
     marks |= blank_marks(con) if "VARCHAR" in sources else {}
     report.converted = converted | infer_types(con, sources=sources)
