@@ -38,6 +38,7 @@ from apps.agent.verification.superlatives import (
 )
 from apps.agent.verification.verdict import Exempt, Grounded, MatchedPattern, Reason, Ungrounded, Verdict
 from apps.agent.verification.vocabulary import LabelFinder, norm
+from apps.datasets.ingest.profile import total_label
 
 # The verify node's public names: callers import the inputs from here, as from one module.
 __all__ = [
@@ -212,11 +213,13 @@ class _Checker:
         return not self._data_words().find(self.draft[left:right])
 
     def value_words(self) -> LabelFinder:
-        """The values of the data's dimension columns (naming one states something about the data)."""
+        """The values of the data's dimension columns (naming one states something about the data); not a
+        summary row's label ("Total"), which says "total" as any answer may."""
         if not hasattr(self, "_values"):
             self._values = LabelFinder()
             for value in self.inp.vocabulary.raw_values.values() if self.inp.vocabulary else []:
-                self._values.add(value)
+                if total_label([value]) is None:
+                    self._values.add(value)
         return self._values
 
     def _data_words(self) -> LabelFinder:

@@ -123,11 +123,15 @@ def _number_of(text: str) -> float | None:
 def _named_with_digits(question: str, vocab: Vocabulary | None) -> str:
     """The question with the names of columns that hold a digit ("3-dart Average", "Population 2000") blanked
     out, as it spells them ("3 dart average"): their digits and words name the column, not a number or an
-    operation asked for. The column itself stays an anchor (_data_anchors reads the question unmasked)."""
+    operation asked for. The column itself stays an anchor (_data_anchors reads the question unmasked). So are
+    the values with a digit the question names whole ("euro 2000 qualifying")."""
     if vocab is None or len(question.casefold()) != len(question):
         return question
     masked = question
-    for name in vocab.columns:
+    folded = norm(question)
+    # and the values that hold one ("Euro 2000 qualifying"): the value stays an anchor of its own
+    valued = [v for v in vocab.raw_values if _DIGIT.search(v) and v in folded]
+    for name in [*vocab.columns, *valued]:
         words = [w for w in re.split(r"[\s\-_]+", norm(name)) if w]
         if not any(_DIGIT.search(w) for w in words) or not any(re.fullmatch(r"[^\W\d_]{3,}", w) for w in words):
             continue
@@ -507,6 +511,13 @@ _PLACE_COLUMN = re.compile(  # named only so: "Rank", "Pos.", "Peak position" (n
 _OWN_COLUMN = {
     "rate": (re.compile(r"率|rate|ratio", re.IGNORECASE), "rate column"),
     "share": (PERCENT_NAME, "percentage column"),
+    # a column that is an average already: "the season he averaged the most points per game" sorts by PPG
+    "average": (
+        re.compile(
+            r"per (?:game|match|capita|head|person)|average|avg|mean|(?<![a-z])[a-z]?pg(?![a-z])|平均|人均", re.I
+        ),
+        "averaged column",
+    ),
 }
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from apps.datasets.query.resolve import flag_word
+from apps.datasets.query.resolve import flag_word, spoken_names
 
 # Day and month names compare by their first three letters: data says "Thursday", answers say "Thu".
 _FULL_NAMES = (
@@ -193,5 +193,7 @@ class Vocabulary:
         # "Top-10", "3-dart Average" as people write them: "top 10", "3 dart average"
         words.update({norm(name).replace("-", " "): name for name in self.columns if "-" in name})
         words.update({norm(w): name for name in self.columns if (w := flag_word(name)) and len(norm(w)) >= 2})
+        # "goal difference" for GD, "points" for Pts: the words people say for a league or player table's headers
+        words.update({norm(w): name for name, said in spoken_names(self.columns).items() for w in said})
         words.update(self.synonyms)
         return words

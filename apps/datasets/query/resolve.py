@@ -229,3 +229,63 @@ def century_start(match: re.Match[str]) -> int:
     """The first year of a century CENTURY found, as people count them: the 20th century from 1900."""
     number = int(match["n"] or match["z"] or 0) or _CENTURY_WORDS[match["w"].casefold().replace("-", " ")]
     return (number - 1) * 100
+
+
+# A league table's one- and two-letter headers (Pld, W, D, L, GF, GA, Pts), read as the words people say for them
+# when the table has both W and L: "which team has the most wins", "how many draws did they have"
+_STANDINGS = {
+    "w": ("wins", "win", "won"),
+    "d": ("draws", "draw", "drawn"),
+    "l": ("losses", "loss", "lost", "lose"),
+    "t": ("ties", "tie", "tied"),
+    "p": ("played", "games played", "matches played"),
+    "pld": ("played", "games played", "matches played"),
+    "gp": ("played", "games played"),
+    "mp": ("played", "matches played"),
+    "gf": ("goals for", "goals scored"),
+    "f": ("goals for", "goals scored"),
+    "ga": ("goals against", "goals conceded"),
+    "a": ("goals against", "goals conceded"),
+    "gd": ("goal difference",),
+    "pts": ("points",),
+}
+
+
+_ANY_TABLE = {k: _STANDINGS[k] for k in ("pts", "pld")}  # no other table writes these
+# A player's statistics, season by season (GP beside PPG, MPG…): "how many games did he play for boston" adds up GP
+_PLAYER_STATS = {
+    "gp": ("games", "games played", "played"),
+    "gs": ("games started", "starts"),
+    "mpg": ("minutes per game",),
+    "ppg": ("points per game",),
+    "rpg": ("rebounds per game",),
+    "apg": ("assists per game",),
+    "spg": ("steals per game",),
+    "bpg": ("blocks per game",),
+}
+_PER_GAME = frozenset(("gs", "mpg", "ppg", "rpg", "apg", "spg", "bpg"))
+# A footballer's appearances and goals (Apps, Gls): "how many games did he play", "how many goals did he score"
+_APPEARANCES = {"apps": ("appearances", "games", "matches", "caps"), "gls": ("goals",)}
+
+
+# A medal table's Total (beside Gold, Silver and Bronze) is what "medals" alone counts: "how many medals did
+# south korea win", "how many medals total did ranks 10-15 earn"; "bronze medals" is Bronze's, the longer name
+_MEDALS = {
+    "total": ("medals", "medal", "total medals", "medal count", "medals total"),
+    **{metal: (f"{metal} medals", f"{metal} medal", f"{metal}s") for metal in ("gold", "silver", "bronze")},
+}
+
+
+def spoken_names(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """{column: the words people say for it} for the short headers of league, player and medal tables (the
+    tables above), by the headers the table has together: one reading for the planner and for verify."""
+    keys = {name: plain(name).strip(" .") for name in names}
+    held = set(keys.values())
+    words = _STANDINGS if {"w", "l"} <= held else _ANY_TABLE
+    if "gp" in held and held & _PER_GAME and not {"w", "l"} <= held:
+        words = {**words, **_PLAYER_STATS}
+    if "apps" in held:
+        words = {**words, **_APPEARANCES}
+    if {"gold", "silver", "bronze", "total"} <= held:
+        words = {**words, **_MEDALS}
+    return {name: words[key] for name, key in keys.items() if key in words}
