@@ -339,7 +339,12 @@ def _anchor(a: Analyzer, term: Term, compared: str, op: str, *, nearest: bool = 
 
 
 def _listed_column(a: Analyzer, anchor: Anchor) -> str:
-    """What a "which …"/"who …" question lists: the column named after which/what, else the named row's column."""
+    """What a "which …"/"who …" question lists: the column named after which/what, the one column of those who
+    did what "who" asks ("who won the race after …": Winning driver), else the named row's column."""
+    if re.match(r"^\s*who\s", a.text):
+        doer = lookup.kind_head(a.text, a.schema, [t for t in a.terms if t.kind == "value"])
+        if doer is not None and doer.column != anchor.column:
+            return doer.column
     head = re.match(r"^\s*(?:which|what)\s+", a.text)
     if head is not None:
         named = [t for t in a.terms if t.kind == "column" and 0 <= t.start - head.end() <= 1]

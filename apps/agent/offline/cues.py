@@ -761,7 +761,7 @@ def threshold_label(name: str, t: Threshold, lang: Lang) -> str:
     if t.op == "is_null" and t.label:  # "did not finish": the rows the file marked “DNF”
         with speaking(lang):
             return _("%(column)s reads %(mark)s") % {"column": name, "mark": t.label}
-    if t.label and not any(ch.isdigit() for ch in t.label) and t.op in ("<=", ">"):  # "out of stock (Stock)"
+    if t.label and not any(ch.isdigit() for ch in t.label) and t.op in ("<=", ">", "<", ">="):  # "out of stock (Stock)"
         with speaking(lang):
             return _("%(words)s (%(column)s)") % {"words": t.label, "column": name}
     if t.label.startswith("in the "):  # "International passengers in the 80,000 range"
@@ -1155,10 +1155,15 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     _nth(text, taken, cues)
     cues.row_counts = _row_counts(text, question, taken, schema, terms)
     cues.thresholds = places + _thresholds(text, question, taken, schema, terms) + _results(text, taken, schema, terms)
+    cues.thresholds += chart_places(text, schema, terms, taken) + signs(text, schema, terms, taken)
+    change, unreadable = changes(text, schema, terms, taken)
+    cues.thresholds += [change] if change else []
     _intents(text, taken, cues)
     dates = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category in ("time", "year")]
     values = [t for t in terms if t.kind == "value"]
     cues.unsupported = _unsupported(question, text, _without_partial_mentions(taken, terms), dates, values)
+    if unreadable and cues.unsupported is None:  # "how many parties lost seats" with no column of changes
+        cues.unsupported = ("change", unreadable)
     _ranking(text, terms, taken, cues, schema)
     _last_place(text, schema, terms, taken, cues)
     _pace(text, schema, terms, taken, cues)
@@ -1208,3 +1213,113 @@ def superlative_on(text: str, term: Term, lang: str) -> re.Match[str] | None:
 
 # one period as the unit an extreme is taken over: "in a single year", "in one month", 单月, 单日
 ONE_PERIOD = re.compile(r"(?<![a-z])in (?:a|one|a single) (?:day|month|year|season)(?![a-z])|" + ONE_PERIOD_ZH)
+
+
+# "how many parties lost seats", "which airports saw a decrease in passenger traffic", "how many stations grew":
+# rows whose change (up or down) is below or above zero, on the table's one column of changes ("+/–", "Change
+# (%)", "Swing"). Asked only as a condition of rows counted or listed, never "the largest increase" (a ranking)
+# nor "how much did it rise" (a value). "lost"/"gained" need their object ("lost seats"): "how many games did
+# they lose" is the results' (cues._results). Without such a column of numbers, the question is refused: no
+# reading would keep those rows.
+CHANGE_COLUMN = re.compile(
+    r"(?i)(?<![a-z])(?:change|chg|swing|growth|gain|gains|difference|diff|net)(?![a-z])|[±Δ]|^\s*\+\s*/\s*[-–−]\s*$"
+)
+_CHANGE_ASKED = re.compile(r"^\s*(?:how many|number of|which|what|who|name|list)(?![a-z])")
+_CHANGE_DOWN = (
+    r"decrease[ds]?|decreasing|decline[ds]?|declining|drop(?:ped|s)?|fell|fall(?:en|s)?|went down|shrank|shrunk|"
+    r"dropped|negative change"
+)
+_CHANGE_UP = r"increase[ds]?|increasing|grew|grow(?:n|s)?|rose|rise[ns]?|went up|positive change|improved"
+_CHANGE_WORD = re.compile(
+    rf"(?<![a-z])(?:(?P<down>{_CHANGE_DOWN})|(?P<up>{_CHANGE_UP})|(?P<lost>lost|lose|loses|losing)|"
+    r"(?P<gained>gained|gain|gains|gaining))(?![a-z])"
+)
+_CHANGE_RANKED = re.compile(
+    r"(?<![a-z])(?:largest|biggest|greatest|highest|most|smallest|lowest|least|fewest|how much|by how much|amount|"
+    r"size)\s+(?:[a-z]+\s+){0,2}$"
+)
+_CHANGE_OBJECT = re.compile(r"\s+(?:(?:a|an|the|any|some|its|their|his|her)\s+)?(?=[a-z])")
+
+
+def change_columns(schema: Schema) -> list[ColumnView]:
+    return [v for v in schema.views if CHANGE_COLUMN.search(v.name)]
+
+
+def changes(text: str, schema: Schema, terms: list[Term], taken: bytearray) -> tuple[Threshold | None, str | None]:
+    """The condition a change word sets (comment above), or the word itself when no column of numbers can
+    carry it (the question is then refused); (None, None) when no change is asked as a condition."""
+    if not _CHANGE_ASKED.match(text) or "how much" in text:
+        return None, None
+    for m in _CHANGE_WORD.finditer(text):
+        if not _free(taken, m.start(), m.end()) or _CHANGE_RANKED.search(text, 0, m.start()):
+            continue
+        if m.group("lost") or m.group("gained"):  # "lost seats": an amount lost, read on its column
+            article = _CHANGE_OBJECT.match(text, m.end())
+            where = article.end() if article else m.end()
+            if not any(t.kind == "column" and t.start == where for t in terms):
+                continue
+        down = bool(m.group("down") or m.group("lost"))
+        columns = change_columns(schema)
+        numeric = [v for v in columns if v.category == "measure"]
+        if len(numeric) != 1 or len(columns) != 1:
+            return None, text[m.start() : m.end()]
+        _claim(taken, m.start(), m.end())
+        word = text[m.start() : m.end()]  # "decrease (Change (%))": the condition in the question's words
+        return Threshold(numeric[0].name, "<" if down else ">", 0, word, m.start(), m.end()), None
+    return None, None
+
+
+# "how many singles reached number one on the us r&b chart", "which single peaked at no. 3 in the uk", "how many
+# reached the top ten in the us": a place on a chart, said with the column of that chart's places named right after
+_CHART_PLACE = re.compile(
+    r"(?<![a-z])(?P<verb>(?:reach(?:ed|es)?|hit|peak(?:ed|s)?(?:\s+at)?|top(?:ped)?\s+out\s+at|charted\s+at|"
+    r"got\s+to|went\s+to|made\s+it\s+to|climbed\s+to|rose\s+to|debuted\s+at)\s+)?(?:the\s+)?"
+    r"(?:(?:number|no\.|#)\s*(?P<n>\d+|[a-z]+)|top\s+(?P<top>\d+|[a-z]+))"
+    r"(?:\s+(?:spot|position|place))?\s+(?:on|in|at)\s+(?:the\s+)?$"
+)
+_CHART_AFTER = re.compile(r"\s+(?:charts?|singles chart|album chart)(?![a-z])")
+
+
+def chart_places(text: str, schema: Schema, terms: list[Term], taken: bytearray) -> list[Threshold]:
+    """A place on a chart (comment above) on the column named right after it: = that place, or at most the top
+    N. The column holds whole numbers (places); the words read are claimed."""
+    found = []
+    for t in terms:
+        view = schema.by_name[t.column]
+        if t.kind != "column" or view.kind != "integer":
+            continue
+        m = _CHART_PLACE.search(text, 0, t.start)
+        if m is None or m.end() != t.start or not _free(taken, m.start(), m.end()):
+            continue
+        n = _position_number(m.group("n") or m.group("top"))
+        if (
+            n is None
+            or n < 1
+            or (m.group("n") and not m.group("verb") and not m.group(0).startswith(("number", "no.", "#")))
+        ):
+            continue
+        op = "<=" if m.group("top") else "="
+        found.append(Threshold(t.column, op, n, str(n), m.start(), t.end))
+        after = _CHART_AFTER.match(text, t.end)
+        _claim(taken, m.start(), after.end() if after else m.end())
+    return found
+
+
+# "how many teams finished with a negative goal difference", "a positive change": the sign of a column of numbers
+_SIGN_BEFORE = re.compile(r"(?<![a-z])(?P<sign>negative|positive)\s+$")
+
+
+def signs(text: str, schema: Schema, terms: list[Term], taken: bytearray) -> list[Threshold]:
+    """Below or above zero on the column of numbers named right after negative/positive (comment above)."""
+    found = []
+    for t in terms:
+        view = schema.by_name[t.column]
+        m = _SIGN_BEFORE.search(text, 0, t.start)
+        if t.kind != "column" or view.category != "measure" or m is None or not _free(taken, m.start(), m.end()):
+            continue
+        if view.lo is not None and view.hi is not None and not (float(view.lo) < 0 < float(view.hi)):
+            continue  # a column all of one sign: the word is no condition it can carry
+        op = "<" if m.group("sign") == "negative" else ">"
+        found.append(Threshold(t.column, op, 0, m.group("sign"), m.start(), t.end))
+        _claim(taken, m.start(), m.end())
+    return found

@@ -415,10 +415,20 @@ def answer_draft(
     strict: bool,
     chart: str | None,
     change: ResultView | None = None,
+    combined: ResultView | None = None,
 ) -> str:
     with speaking(plan.lang):
-        lines = Writer(plan, result, schema, strict=strict, chart=chart).body()
+        writer = Writer(plan, result, schema, strict=strict, chart=chart)
+        lines = writer.body()
         if change is not None:
-            lines[1:1] = Writer(plan, result, schema, strict=strict, chart=chart).trend_summary(change)
+            lines[1:1] = writer.trend_summary(change)
+        if combined is not None and plan.shown and plan.dims:  # "the top two parties combined"
+            listed = "; ".join(writer.label(i, plan.dims[0].name) for i in range(len(result.rows)))
+            shown = plan.shown[0]
+            lines.insert(
+                0,
+                _("Together, %(names)s: %(measure)s %(value)s.")
+                % {"names": listed, "measure": shown.name, "value": reference(combined.ref, shown.name, 0, shown.fmt)},
+            )
     lines += [f">> {q}" for q in follow_ups]
     return "\n".join(_strip_typed_numbers(lines, result.columns) if strict else lines)

@@ -18,7 +18,16 @@ from apps.agent.offline import against_row, lookup, position
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import Readings, ask_sold, read
 from apps.agent.offline.conditions import ask_about_conditions, ask_about_left_out
-from apps.agent.offline.cues import EDGE_WORDS, ONE_PERIOD, PLACE_VERB, Cues, Threshold, find_words, read_cues
+from apps.agent.offline.cues import (
+    CHANGE_COLUMN,
+    EDGE_WORDS,
+    ONE_PERIOD,
+    PLACE_VERB,
+    Cues,
+    Threshold,
+    find_words,
+    read_cues,
+)
 from apps.agent.offline.kinds import period_change, spread, to_date
 from apps.agent.offline.leftovers import leftover_spans, leftover_words
 from apps.agent.offline.metrics import MetricBuilder
@@ -510,6 +519,8 @@ class Analyzer:
         """The measure a threshold is on ("a 3 dart average of more than 97"), or in a count question the unit
         right after its number ("how many teams won at least 4 matches"): a condition, not a figure to report."""
         for t in self.cues.thresholds:
+            if t.column != term.column and CHANGE_COLUMN.search(t.column):
+                continue  # "how many parties lost seats": Seats is what changed, shown beside the count
             gap = self.text[term.end : t.start].strip(" 的是为") if term.end <= t.start else None
             if t.column == term.column and gap in ("", "of", "is", "was", "are", "were"):
                 return True

@@ -49,7 +49,7 @@ _ZH_LIST = re.compile(r"(?:列出|列举|罗列)\s*(?:所有|全部|一下)?\s*(
 _EN_LIST = re.compile(r"^\s*(?:please\s+)?(?:list|show me|show|name)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?$")
 _HEAD_LATER = re.compile(r"(?<![a-z])(?:which|what)\s+(?:other\s+)?(?=[a-z][^?]*\??\s*$)")
 _WHO = re.compile(r"^\s*who(?:m)?\s")
-_WHO_VERB = re.compile(r"^\s*who\s+(?P<verb>[a-z]{5,}(?:ed|d))(?![a-z])")
+_WHO_VERB = re.compile(r"^\s*who\s+(?P<verb>won|[a-z]{5,}(?:ed|d))(?![a-z])")
 _ZH_WHO = re.compile(r"谁")
 _ZH_WHEN = re.compile(r"什么时候|何时|哪天|哪一天|几号|几月几号|什么日子")
 # Columns that name people, by their header: who a "who"/"谁" question asks about when no column is unique

@@ -110,6 +110,7 @@ class Plan:
     anchor: Anchor | None = None  # compared with one named row: its value is read by a query first
     rows_beside: str | None = None  # the row count shown beside a distinct count, when the two differ
     single_best: bool = False  # the best group is asked for: every group tied with it is kept (rank 1)
+    combined_top: bool = False  # "the top two parties combined": the top groups' total, by a second query
     chart: str | None = None
     time_group: str | None = None
     unmapped: list[str] = field(default_factory=list)

@@ -5,7 +5,7 @@ has ("Which city has the highest density?"), never answered."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
@@ -18,6 +18,7 @@ from apps.agent.offline.metrics import numbers_as_text
 from apps.agent.offline.plan import Lang, Plan
 from apps.agent.offline.schema_terms import ColumnView, Schema
 from apps.agent.offline.wording import names, speaking
+from apps.datasets.query.spec import Filter, QuerySpec
 
 if TYPE_CHECKING:
     from apps.agent.offline.drafts import ResultView
@@ -266,3 +267,18 @@ def ask_for_the_value(a: Analyzer, plan: Plan) -> Clarification:
         ) % {"wh": wh["wh"] if wh and not quotes_a_number(wh["wh"]) else asked.split()[0]}
         choices = [_("%(question)s (from the %(column)s column)?") % {"question": asked, "column": c} for c in columns]
     return Clarification(question, choices)
+
+
+def combined_spec(plan: Plan, result: ResultView) -> dict[str, Any] | None:
+    """ "the top two parties combined": the query totalling the ranked groups' measure (the groups the ranking
+    returned, by name), or None when a group has no name to keep it by."""
+    group = plan.dims[0]
+    names = [row[result.columns.index(group.name)] for row in result.rows] if group.name in result.columns else []
+    metric = next((m for m in plan.metrics if plan.shown and m.name == plan.shown[0].name), None)
+    if len(names) < 2 or any(n is None for n in names) or metric is None or metric.func not in ("sum", "count"):
+        return None
+    spec = QuerySpec(
+        filters=[*plan.filters, Filter(column=group.column, op="in", value=names)],
+        aggregations=[metric.aggregation()],
+    )
+    return spec.model_dump(mode="json", exclude_unset=True, exclude_none=True)

@@ -44,6 +44,10 @@ _NEEDS: dict[str, Promise] = {
     "row_compare": gettext_lazy(
         "comparing rows with the value of one named row (such as “more than X” or “the same as X”)"
     ),
+    "change": gettext_lazy(
+        "each row's change up or down, and the data has no one column that holds it as numbers (such as “+/-” or "
+        "“Change”)"
+    ),
 }
 # How the nearest answerable question (the first suggestion) relates to what was asked.
 _NEAREST: dict[str, Promise] = {
@@ -56,6 +60,7 @@ _NEAREST: dict[str, Promise] = {
     "streak": gettext_lazy("I can count or list the matching rows"),
     "column_compare": gettext_lazy("I can show the two columns side by side, or compare their totals"),
     "row_compare": gettext_lazy("I can show the values side by side, ranked, for you to compare"),
+    "change": gettext_lazy("I can show the values side by side, ranked, for you to compare"),
 }
 
 

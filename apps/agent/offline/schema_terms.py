@@ -25,7 +25,13 @@ from apps.agent.offline.lexicon import (
     VALUE_SYNONYMS,
 )
 from apps.datasets.ingest.profile import TableProfile
-from apps.datasets.query.resolve import LETTERS_WITHOUT_ACCENT, PERCENT_NAME, flag_word, season_years
+from apps.datasets.query.resolve import (
+    LETTERS_WITHOUT_ACCENT,
+    PERCENT_NAME,
+    flag_word,
+    season_years,
+    spoken_names,
+)
 
 Category = Literal["time", "year", "measure", "dimension", "id", "flag"]
 NAME, SYNONYM, VALUE_EXACT, CORE, VALUE_SYNONYM, CONCEPT, VALUE_FOLDED, CONCEPT_PART, PART = (
@@ -363,7 +369,8 @@ def done_by(verb: str, name: str) -> bool:
 
 # who does what, where the doer is not named after the verb: "who performed the song" is its Artist
 _DOERS: dict[str, tuple[str, ...]] = {"perform": ("artist", "performer", "singer", "band", "musician")}
-_DOERS |= dict.fromkeys(("win", "won"), ("winner", "winners"))  # "did taylor jensen win", a Winner named
+# "did taylor jensen win", a Winner named; "who won the race", the Winning driver
+_DOERS |= dict.fromkeys(("win", "won"), ("winner", "winners", "winning", "champion", "champions"))
 
 
 _UNIT_SUFFIX = re.compile(r"^(.*\S)\s*\([^()]{1,12}\)$")
@@ -458,47 +465,12 @@ def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | Non
     return Schema(views=_standings(_year_named(views)), row_count=profile.row_count)
 
 
-# A league table's one- and two-letter headers (Pld, W, D, L, GF, GA, Pts), read as the words people say for them
-# when the table has both W and L: "which team has the most wins", "how many draws did they have"
-_STANDINGS = {
-    "w": ("wins", "win", "won"),
-    "d": ("draws", "draw", "drawn"),
-    "l": ("losses", "loss", "lost", "lose"),
-    "t": ("ties", "tie", "tied"),
-    "p": ("played", "games played", "matches played"),
-    "pld": ("played", "games played", "matches played"),
-    "gp": ("played", "games played"),
-    "mp": ("played", "matches played"),
-    "gf": ("goals for", "goals scored"),
-    "f": ("goals for", "goals scored"),
-    "ga": ("goals against", "goals conceded"),
-    "a": ("goals against", "goals conceded"),
-    "gd": ("goal difference",),
-    "pts": ("points",),
-}
-
-
-_ANY_TABLE = {k: _STANDINGS[k] for k in ("pts", "pld")}  # no other table writes these
-
-
-# A medal table's Total (beside Gold, Silver and Bronze) is what "medals" alone counts: "how many medals did
-# south korea win", "how many medals total did ranks 10-15 earn"; "bronze medals" is Bronze's, the longer name
-_MEDALS = {
-    "total": ("medals", "medal", "total medals", "medal count", "medals total"),
-    **{metal: (f"{metal} medals", f"{metal} medal", f"{metal}s") for metal in ("gold", "silver", "bronze")},
-}
-
-
 def _standings(views: list[ColumnView]) -> list[ColumnView]:
-    names = {fold(v.name).strip(" .") for v in views}
-    words = _STANDINGS if {"w", "l"} <= names else _ANY_TABLE
-    if {"gold", "silver", "bronze", "total"} <= names:
-        words = {**words, **_MEDALS}
-    return [_abbreviated(v, words) for v in views]
+    said = spoken_names([v.name for v in views])
+    return [_abbreviated(v, said.get(v.name, ())) for v in views]
 
 
-def _abbreviated(view: ColumnView, words: dict[str, tuple[str, ...]]) -> ColumnView:
-    said = words.get(fold(view.name).strip(" ."), ())
+def _abbreviated(view: ColumnView, said: tuple[str, ...]) -> ColumnView:
     if not said:
         return view
     known = {alias for alias, _strength in view.aliases}
@@ -817,6 +789,13 @@ def _season_spellings(value: str) -> list[str]:
     return [f"{first}{dash}{end}" for dash in ("-", "–", "/") for end in (full, full[2:])]
 
 
+# "how many times did he finish first", "won it 3 times": occasions counted, never a column of times (Notes (s))
+_OCCASIONS = re.compile(
+    r"(?<![a-z])(?:how many|number of|count of|many|several|few|\d+|two|three|four|five|six|seven|eight|nine|ten)"
+    r"\s+(?:different\s+|separate\s+|total\s+)?(?P<times>times)(?![a-z])"
+)
+
+
 def find_terms(question: str, schema: Schema) -> list[Term]:
     """Non-overlapping mentions of columns and values, in reading order."""
     text = fold(question)
@@ -831,6 +810,8 @@ def find_terms(question: str, schema: Schema) -> list[Term]:
             candidates += _value_candidates(question, text, view, unique)
             candidates += _misspelt_values(text, view)
     candidates += _misspelt_columns(text, schema, candidates)
+    occasions = [m.span("times") for m in _OCCASIONS.finditer(text)]
+    candidates = [t for t in candidates if (t.start, t.end) not in occasions]
     order = {v.name: i for i, v in enumerate(schema.views)}
     candidates.sort(key=lambda t: (-t.length, -t.strength, t.kind != "value", order[t.column]))
     taken = bytearray(len(text))

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext as _
 
 from apps.agent.clarification import Clarification
+from apps.agent.offline import lexicon as lx
 from apps.agent.offline import lookup
-from apps.agent.offline.cues import threshold_label
+from apps.agent.offline.cues import find_words, threshold_label
 from apps.agent.offline.plan import Lang, Metric, Plan, Shown, filter_label
 from apps.agent.offline.schema_terms import ColumnView, Term, listed_in_cells
 from apps.agent.offline.wording import names, speaking
@@ -237,6 +238,11 @@ def add_order(b: MetricBuilder) -> None:
         else:
             plan.sort = [Sort(by=primary, desc=not cues.ascending)]
             plan.limit = n
+            # "how many seats did the top two parties win combined": their total too, by a query of its own
+            together = find_words(b.a.text, lx.COMBINED_WORDS, bytearray(len(b.a.text)))
+            plan.combined_top = bool(together) and n is not None and n > 1 and len(plan.dims) == 1 and not per_period
+            for start, end, _word in together if plan.combined_top else []:
+                b.a.taken[start:end] = b"\x01" * (end - start)
         plan.kind = "ranking"
         return
     if plan.time_group:
@@ -287,6 +293,36 @@ def count_alone(b: MetricBuilder) -> None:
     plan.shown.append(Shown(name))
 
 
+_NOMINATED = frozenset(("nominated", "nominee", "nomination"))
+_WON = frozenset(("won", "win", "winner", "winners"))
+
+
+def count_nominations(b: MetricBuilder) -> None:
+    """ "how many times was she nominated for best female artist" over an awards table whose Result is Won or
+    Nominated: a win was a nomination too, so the count is every nomination, and how many of them were won and
+    how many only nominated is said beside it, counted by the same query: either reading is answered."""
+    plan = b.plan
+    counts = plan.metrics and all(m.func == "count" and not m.where for m in plan.metrics)
+    said = [f for f in plan.filters if f.op == "=" and isinstance(f.value, str) and f.value.casefold() in _NOMINATED]
+    if not counts or plan.groups or len(said) != 1:
+        return
+    view = b.a.schema.by_name.get(said[0].column)
+    won = [v for v in view.values if v.strip().casefold() in _WON] if view else []
+    if not won:
+        return
+    nominated, column = said[0].value, said[0].column
+    plan.filters.remove(said[0])
+    label = _label(b, column, "=", nominated)
+    plan.filter_labels = [x for x in plan.filter_labels if x != label]
+    with speaking(b.a.lang):
+        plan.metrics[0] = Metric(b.unique(_("nominations, won or not")), "count")
+        plan.shown = [Shown(plan.metrics[0].name)]
+        for value in (won[0], nominated):
+            name = b.unique(_("%(column)s %(value)s") % {"column": column, "value": value})
+            plan.metrics.append(Metric(name, "count", where=[Filter(column=column, op="=", value=value)]))
+            plan.shown.append(Shown(name))
+
+
 def finish_plan(b: MetricBuilder) -> None:
     plan = b.plan
     if not plan.shown:
@@ -298,6 +334,7 @@ def finish_plan(b: MetricBuilder) -> None:
         plan.clarification = ask_average_of_totals(b.a.lang)
         return
     count_alone(b)
+    count_nominations(b)
     add_windows(b)
     add_order(b)
     _kind(plan)

@@ -20,7 +20,7 @@ from apps.agent.offline.drafts import ResultView, Writer, answer_draft, blank_no
 from apps.agent.offline.followups import fallback_draft, follow_ups
 from apps.agent.offline.intent import analyze, language_of
 from apps.agent.offline.plan import Anchor, Lang, Metric, Plan, filter_label
-from apps.agent.offline.rankings import counted_one_named_row
+from apps.agent.offline.rankings import combined_spec, counted_one_named_row
 from apps.agent.offline.refusals import refusal_draft
 from apps.agent.offline.schema_terms import Schema, find_terms, fold, schema_of, singular
 from apps.agent.offline.transcript import ToolResult, Transcript
@@ -262,6 +262,9 @@ class Planner:
             return Move(calls=[("plot", plot_args)])
         chart = plots[-1].args.get("plot", {}).get("chart_type") if plots and plots[-1].ok else None
         summary = summarised(plan, result.columns, result.rows, result.row_count)
+        together = combined_spec(plan, result) if plan.combined_top else None
+        if together is not None and change is None:  # "the top two parties combined": their total, queried
+            return Move(calls=[("run_query", {"spec": together, **_table_args(table)})])
         if summary and change is None:  # the overall change of a trend, computed by a query of its own
             spec = change_spec(plan, result.columns, result.rows, change_names(plan))
             return Move(calls=[("run_query", {"spec": spec, **_table_args(table)})])
@@ -273,7 +276,10 @@ class Planner:
         questions = follow_ups(schema, plan, self.lang, self.t.question)
         strict = self.t.verify_failed
         overall = _view(change) if summary and change is not None and change.ok else None
-        draft = answer_draft(plan, result, schema, questions, strict=strict, chart=chart, change=overall)
+        combined = _view(change) if together is not None and change is not None and change.ok else None
+        draft = answer_draft(
+            plan, result, schema, questions, strict=strict, chart=chart, change=overall, combined=combined
+        )
         return Move(draft=draft)
 
     def cannot_read(self) -> str:

@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from apps.agent.offline import lexicon as lx
+from apps.agent.offline import lookup
 from apps.agent.offline.cues import ONE_PERIOD, find_words
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.metrics import numbers_as_text
@@ -38,7 +39,29 @@ def detect(b: MetricBuilder) -> bool:
     counted = cues.counting and not (target is not None and b.a.view(target).category == "measure")
     if not cues.ranking or not b.measures or counted:
         return False
-    return not b.plan.groups or one_record(b) or _one_row_each(b)
+    return not b.plan.groups or one_record(b) or _one_row_each(b) or _rows_at_head(b)
+
+
+_HEAD = re.compile(r"^\s*(?:(?:in|on|at|during|for)\s+)?(?:which|what)\s+(?P<noun>[a-z]+)(?![a-z])")
+_NO_NOUN = frozenset("is was are were did does do has had have will would could can".split())
+
+
+def _rows_at_head(b: MetricBuilder) -> bool:
+    """ "which match had the largest attendance? give the opponent": the rows asked about are named at the head
+    by a word that is no column (a match is a row), and the column shown is named only after the measure: the
+    row with the largest value, shown with that column, not the column's groups added up."""
+    head = _HEAD.match(b.a.text)
+    if head is None or head.group("noun") in _NO_NOUN:
+        return False
+    terms = b.a.terms
+    if any(t.start <= head.start("noun") < t.end for t in terms):
+        return False
+    measured = [t.start for t in terms if t.column == b.measures[0].column]
+    for group in b.plan.groups:
+        said = [t.start for t in terms if t.column == group.column]
+        if not said or not measured or min(said) < min(measured):
+            return False
+    return True
 
 
 def _one_row_each(b: MetricBuilder) -> bool:
@@ -55,6 +78,9 @@ def build(b: MetricBuilder) -> None:
     measure = b.measures[0].column
     plan, cues = b.plan, b.a.cues
     asked = [g.column for g in plan.groups if g.column != measure]
+    head = lookup.kind_head(b.a.text, b.a.schema, b.a.terms)  # "which episode had the fewest viewers": its Title
+    if head is not None and head.column not in (measure, *asked):
+        asked.insert(0, head.column)
     if b.a.time_col is not None and b.a.time_col.name not in asked and b.a.cues.when is None:
         asked.append(b.a.time_col.name)
     others = [  # the row's labels; not a Rank written as text ("1"), which reads as a number of the measure
