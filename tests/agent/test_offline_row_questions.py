@@ -163,3 +163,57 @@ def test_a_negative_goal_difference_is_below_zero_on_gd(csv_binding):
     binding = table(csv_binding, "league.csv", ["Pos", "Team", "Pld", "W", "L", "GD", "Pts"], rows)
     response = verified_answer(binding, "how many teams finished with a negative goal difference?")
     assert "3" in _numbers(response.answer.split("\n")[0]) and "negative (GD)" in response.answer, response.answer
+
+
+def test_a_career_total_row_is_a_summary_row_left_out_of_rankings_and_totals(csv_binding):
+    rows = [
+        ["2007–08", "Sparta", 33, 11],
+        ["2008–09", "Sparta", 30, 14],
+        ["2009–10", "Vitesse", 34, 19],
+        ["Career total", "", 97, 44],
+    ]
+    binding = table(csv_binding, "career.csv", ["Season", "Club", "Apps", "Goals"], rows)
+    best = verified_answer(binding, "in which season did he score the most goals?")
+    assert "2009–10" in best.answer.split("\n")[0] and "Career total" not in best.answer.split("\n")[0], best.answer
+    total = verified_answer(binding, "how many goals did he score in total?")
+    assert "44" in total.answer and "88" not in total.answer, total.answer
+
+
+def test_how_many_races_did_he_win_adds_up_wins_with_the_races_beside(csv_binding):
+    rows = [[2005, "Minardi", 19, 0], [2009, "Renault", 17, 2], [2012, "Ferrari", 20, 2], ["Total", "", 56, 4]]
+    binding = table(csv_binding, "career.csv", ["Season", "Team", "Races", "Wins"], rows)
+    response = verified_answer(binding, "how many races did he win in his career?")
+    first = response.answer.split("\n")[0]
+    assert _numbers(first)[:2] == ["4", "56"] and "Wins" in first, response.answer
+    teams = [["Reds", 10, 6, 4], ["Blues", 10, 3, 7]]
+    league = table(csv_binding, "league.csv", ["Team", "Played", "Wins", "Losses"], teams)
+    counted = verified_answer(league, "how many teams won more than 5 games?")
+    assert "1" in _numbers(counted.answer.split("\n")[0]), "teams counted, not wins added up: " + counted.answer
+
+
+def test_a_size_superlative_on_a_column_of_names_is_asked_not_counted(csv_binding):
+    rows = [["Lillehammer", "HS100"], ["Lillehammer", "HS138"], ["Vikersund", "HS225"], ["Planica", "HS138"]]
+    binding = table(csv_binding, "hills.csv", ["Place", "Hill"], rows)
+    response = ask(binding, "which venue had the largest hill?")
+    assert not response.verification.grounding and "HS138" not in response.answer, response.answer
+    assert "largest" in response.answer, response.answer
+
+
+def test_the_difference_between_two_years_and_a_change_from_one_season_to_another(csv_binding):
+    rows = [[2012, "Won", 61204], [2014, "Won", 98115], [2016, "Won", 155402]]
+    binding = table(csv_binding, "votes.csv", ["Year", "Result", "Votes"], rows)
+    more = verified_answer(binding, "how many more votes did she receive in 2016 than in 2014?")
+    assert "57,287" in more.answer.split("\n")[0], more.answer
+    seasons = [["2009–10", 66, 12.6], ["2010–11", 80, 18.3], ["2011–12", 58, 17.0]]
+    stats = table(csv_binding, "stats.csv", ["Year", "GP", "PPG"], seasons)
+    up = verified_answer(stats, "how much did his points per game go up from 2009–10 to 2010–11?")
+    assert "5.7" in up.answer.split("\n")[0], up.answer
+    down = verified_answer(stats, "how much did his points per game drop from 2010–11 to 2011–12?")
+    assert "1.3" in down.answer.split("\n")[0], down.answer
+
+
+def test_a_zone_number_is_which_zone_never_an_amount(csv_binding):
+    rows = [["Central", 0.0, 1], ["Park Lane", 2.4, 1], ["Wexley", 5.1, 2], ["Brookfield", 7.9, 2], ["Ashby", 9.0, 3]]
+    binding = table(csv_binding, "stations.csv", ["Station", "Distance (km)", "Zone"], rows)
+    response = verified_answer(binding, "how many stations are in zone 2?")
+    assert "2" in _numbers(response.answer.split("\n")[0]) and "Zone = 2" in response.answer, response.answer

@@ -87,6 +87,18 @@ _OTHER = re.compile(r"(?<![a-z])(?:other|another|else)(?![a-z])")
 _WH_LATER = re.compile(r"(?<![a-z])(?:and|both|had|was|were|is|are)\s+(?:who|what|which|when|where)(?![a-z])")
 
 
+# "how many races did he win", "how many games did they lose": the outcome's own column of numbers (Wins, L)
+_OUTCOME_VERB = re.compile(
+    r"^\s*how many\s+(?P<noun>[a-z][a-z' \-]*?)\s+(?:did|do|does|have|has|had)\s+(?:[a-z'\-]+\s+){0,6}?"
+    r"(?P<verb>win|won|lose|lost|draw|drew|drawn)(?![a-z])"
+)
+_WON = ("wins", "won", "w", "victories")
+_LOST = ("losses", "lost", "l", "defeats")
+_DRAWN = ("draws", "drawn", "d")
+_OUTCOME_COLUMNS = {"win": _WON, "won": _WON, "lose": _LOST, "lost": _LOST, "draw": _DRAWN, "drew": _DRAWN}
+_OUTCOME_COLUMNS["drawn"] = _DRAWN
+
+
 def _year_of(value: object) -> int | None:
     text = str(value or "")
     return int(text[:4]) if text[:4].isdigit() else None
@@ -132,6 +144,8 @@ class Analyzer:
         terms = [t for t in terms if t.kind != "value" or self.schema.by_name[t.column].total_label != t.value]
         terms = [t for t in terms if not self._aggregate_word(t, terms) and not _SHARE_OF.match(self.text, t.end)]
         added = self._implied_terms(terms)
+        self.outcome_note = ""  # "how many races did he win" read on Wins, said under the answer
+        terms = self._outcome_counted(terms)
         terms, self.present = self._presence(sorted(self._without_modifiers(terms) + added, key=lambda t: t.start))
         self.readings: Readings = read(question, self.text, self.schema, terms, self.lang)
         self.terms = self.readings.terms
@@ -263,6 +277,27 @@ class Analyzer:
             if self.time_col.category == "time" or self.time_col.period:  # dated rows (2025-01): the period's total
                 self.cues.agg_words = [w for w in self.cues.agg_words if w not in extremes]
             self.cues.ranking, self.cues.ascending = True, extremes[0][2] == "min"
+
+    def _outcome_counted(self, terms: list[Term]) -> list[Term]:
+        """ "how many races did he win in his career" over a table of seasons with a Wins column: the wins added
+        up, not the races; the counted noun (a column of numbers itself) only says what was won."""
+        m = _OUTCOME_VERB.match(self.text) if self.lang == "en" else None
+        if m is None or any(t.start < m.end("verb") and m.start("verb") < t.end for t in terms):
+            return terms
+        names = _OUTCOME_COLUMNS[m.group("verb")]
+        columns = [v for v in self.schema.of("measure") if fold(v.name).strip(" .") in names]
+        counted = [t for t in terms if t.kind == "column" and m.start("noun") <= t.start < m.end("noun")]
+        if len(columns) != 1 or any(self.schema.by_name[t.column].category != "measure" for t in counted):
+            return terms  # "how many teams won …": the teams are counted
+        with speaking(self.lang):
+            self.outcome_note = _("Read “%(noun)s … %(verb)s” as %(column)s.") % {
+                "noun": self.question[m.start("noun") : m.end("noun")],
+                "verb": self.question[m.start("verb") : m.end("verb")],
+                "column": columns[0].name,
+            }
+        # the rows counted, as won: first, with the noun's own column (Races) shown beside it
+        read = Term(columns[0].name, "column", m.start("noun"), m.start("noun"), 2.0)
+        return sorted([*terms, read], key=lambda t: (t.start, t.end))
 
     def _inside_threshold(self, term: Term) -> bool:
         """ "out of stock" holds the Stock column's name: the threshold reads it, no term of its own."""
@@ -753,6 +788,8 @@ class Analyzer:
         if instead is not None:
             return instead
         builder.finish()
+        if self.outcome_note:
+            plan.notes.append(self.outcome_note)
         starts = {t.start for t in self.terms if t.kind == "column"}
         missing = [  # a business word written onto a column's name ("销售目标") names that column's kind
             self.question[s:e]

@@ -31,7 +31,10 @@ ASKS_FOR_A_VALUE = re.compile(
     rf"(?P<wh>(?:{'|'.join(lx.VALUE_QUESTION_WORDS)})(?![a-z])(?:\s+[^\s?]+)?)",
     re.I,
 )
-_SUPERLATIVE_BEFORE = re.compile(r"(?<![a-z])(?P<word>best|worst|highest|lowest|top|bottom)\s+$")
+_SUPERLATIVE_BEFORE = re.compile(
+    r"(?<![a-z])(?P<word>best|worst|highest|lowest|top|bottom|largest|biggest|smallest|longest|shortest|tallest|"
+    r"heaviest|lightest|deepest|widest|oldest|youngest|fastest|slowest)\s+$"
+)
 MAX_CHOICES = 3
 
 

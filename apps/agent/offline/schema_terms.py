@@ -88,7 +88,7 @@ _AVG_HINTS: tuple[str, ...] = (
 _AVG_HINTS += ("salary", "wage", "pay")
 _ORDINAL_WORDS = frozenset(
     "rank ranking round pick no pos position place finished seed season heat lane draw episode ep chapter chart "
-    "series week game match volume vol issue edition".split()
+    "series week game match volume vol issue edition zone ward group pool platform gate track".split()
 )
 _EVENT_YEAR = re.compile(
     r"(?<![a-z])(?:born|birth|died|death|elected|founded|established|formed|opened|built|released|debut|"

@@ -25,6 +25,9 @@ _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"[0-9a-z_]")
 
 
+_BRACKETED = re.compile(r"\s*[(\[][^()\[\]]{1,20}[)\]]\s*$")
+
+
 def norm(text: Any) -> str:
     """Case, width and spacing folded; day and month names shortened."""
     return _norm(text if isinstance(text, str) else str(text))
@@ -193,6 +196,10 @@ class Vocabulary:
         # "Top-10", "3-dart Average" as people write them: "top 10", "3 dart average"
         words.update({norm(name).replace("-", " "): name for name in self.columns if "-" in name})
         words.update({norm(w): name for name in self.columns if (w := flag_word(name)) and len(norm(w)) >= 2})
+        # "Daily ridership (2015)", "Elevation (m)" as people say them: without the note or unit in brackets
+        bare = [(norm(_BRACKETED.sub("", name)), name) for name in self.columns if _BRACKETED.search(name)]
+        shared = {w for w, _name in bare if sum(1 for other, _n in bare if other == w) > 1}  # (mi) and (km)
+        words.update({w: name for w, name in bare if len(w) >= 3 and w not in words and w not in shared})
         # "goal difference" for GD, "points" for Pts: the words people say for a league or player table's headers
         words.update({norm(w): name for name, said in spoken_names(self.columns).items() for w in said})
         words.update(self.synonyms)

@@ -116,6 +116,9 @@ def column_profile(
 # column of numbers is one the profile still finds in the column that keeps it.
 TOTAL_LABELS = frozenset(
     {"total", "totals", "grand total", "sum", "overall", "all", "合计", "总计", "总和", "小计", "全部"}
+    # a player's or a season's summary row: "Career total", "Season aggregates"
+    | {f"{whose} {word}" for whose in ("career", "season", "all-time", "overall") for word in ("total", "totals")}
+    | {"aggregate", "aggregates", "season aggregate", "season aggregates", "career"}
 )
 TOTAL_PATTERN = "(" + "|".join(sorted(TOTAL_LABELS, key=lambda w: (-len(w), w))) + r")\s*[:：]?(\s*[(][^()]*[)])?"
 _TOTAL = re.compile(TOTAL_PATTERN)

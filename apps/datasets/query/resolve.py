@@ -276,6 +276,9 @@ _MEDALS = {
 }
 
 
+_OUTCOMES_SPELT = {"wins": ("won", "win"), "losses": ("lost", "lose"), "draws": ("drawn", "drew"), "ties": ("tied",)}
+
+
 def spoken_names(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
     """{column: the words people say for it} for the short headers of league, player and medal tables (the
     tables above), by the headers the table has together: one reading for the planner and for verify."""
@@ -284,6 +287,8 @@ def spoken_names(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
     words = _STANDINGS if {"w", "l"} <= held else _ANY_TABLE
     if "gp" in held and held & _PER_GAME and not {"w", "l"} <= held:
         words = {**words, **_PLAYER_STATS}
+    if {"wins", "losses"} <= held:  # "how many teams won more than 5 games", spelt out
+        words = {**words, **_OUTCOMES_SPELT}
     if "apps" in held:
         words = {**words, **_APPEARANCES}
     if {"gold", "silver", "bronze", "total"} <= held:

@@ -6,6 +6,7 @@ from them, so every number the answer quotes comes from the query. "difference" 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
@@ -16,12 +17,12 @@ from apps.agent.offline import lexicon as lx
 from apps.agent.offline.cues import find_words
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.plan import Metric, Shown
+from apps.agent.offline.schema_terms import Term
 from apps.agent.offline.wording import names, speaking
 from apps.datasets.query.spec import Derived, Filter
 
 if TYPE_CHECKING:
     from apps.agent.offline.metrics import MetricBuilder
-    from apps.agent.offline.schema_terms import Term
 
 MAX_CHOICES = 3
 
@@ -39,17 +40,48 @@ def named_values(b: MetricBuilder, most: int = 2) -> tuple[str, list[Term]] | No
 
 
 def _pair(b: MetricBuilder) -> tuple[str, list[Term]] | None:
-    return named_values(b, 2)
+    return named_values(b, 2) or _years(b)
+
+
+def _years(b: MetricBuilder) -> tuple[str, list[Term]] | None:
+    """ "how many more votes did she receive in 2016 than in 2014": two years of the time column, in the
+    question's order, as two named values of it."""
+    a = b.a
+    if len(a.years) != 2 or len(a.time_filters) != 1 or b.values.get(a.time_filters[0].spec["column"]):
+        return None
+    if not b.measures:  # which column to compare would be asked with the years in it: not read here
+        return None
+    column = a.time_filters[0].spec["column"]
+    said = sorted((m.start(), m.end(), year) for year in a.years for m in re.finditer(rf"(?<!\d){year}(?!\d)", a.text))
+    if len(said) != 2:
+        return None
+    return column, [Term(column, "value", start, end, 1.0, value=year) for start, end, year in said]
 
 
 def _more(b: MetricBuilder) -> bool:
     return bool(find_words(b.a.text, lx.MORE_WORDS, bytearray(len(b.a.text))))
 
 
+# "how much did his points per game go up from 2009–10 to 2010–11": the later one less the earlier one ("go down",
+# "drop": the earlier less the later)
+_CHANGED = re.compile(
+    r"(?<![a-z])(?:(?P<up>go up|went up|gone up|goes up|increase[ds]?|rise|rose|risen|grow|grew|grown|improve[ds]?)"
+    r"|(?P<down>go down|went down|gone down|goes down|decrease[ds]?|drop(?:ped|s)?|fall|fell|fallen|decline[ds]?))"
+    r"(?![a-z])"
+)
+_FROM_TO = re.compile(r"(?<![a-z])(?:from|between)\s+\S.*?\s+(?:to|and)\s+\S")
+
+
+def _changed(b: MetricBuilder) -> re.Match[str] | None:
+    m = _CHANGED.search(b.a.text)
+    return m if m is not None and _FROM_TO.search(b.a.text, m.end()) else None
+
+
 def detect(b: MetricBuilder) -> bool:
     a = b.a
-    asked = a.cues.change == "diff" or _more(b)
-    return asked and not b.plan.time_group and not a.cues.ranking and _pair(b) is not None
+    asked = a.cues.change == "diff" or _more(b) or _changed(b) is not None
+    years = len(a.years) == 2 and not b.values  # "in 2016 than in 2014": grouped by year until read here
+    return asked and (not b.plan.time_group or years) and not a.cues.ranking and _pair(b) is not None
 
 
 def build(b: MetricBuilder) -> None:
@@ -76,9 +108,15 @@ def build(b: MetricBuilder) -> None:
         b.add(Metric(name, func, base.column if base else None, where=where), term.start)
         names.append(name)
     b.plan.groups = [g for g in b.plan.groups if g.column != column]
+    if b.plan.time_group is not None and all(g.name != b.plan.time_group for g in b.plan.groups):
+        b.plan.time_group = None  # the two years are the two named values now
     first, second = names
+    changed = _changed(b)
     with speaking(b.a.lang):
-        if _more(b):
+        if changed is not None:  # "go up from A to B": B less A; "drop from A to B": A less B
+            later, earlier = (second, first) if changed.group("up") else (first, second)
+            name, expr = b.unique(_("change")), f"[{later}] - [{earlier}]"
+        elif _more(b):
             name, expr = b.unique(_("more by")), f"[{first}] - [{second}]"
         else:
             name, expr = b.unique(_("difference")), f"abs([{first}] - [{second}])"
