@@ -217,3 +217,49 @@ def test_a_zone_number_is_which_zone_never_an_amount(csv_binding):
     binding = table(csv_binding, "stations.csv", ["Station", "Distance (km)", "Zone"], rows)
     response = verified_answer(binding, "how many stations are in zone 2?")
     assert "2" in _numbers(response.answer.split("\n")[0]) and "Zone = 2" in response.answer, response.answer
+
+
+def test_a_kind_counted_by_its_one_value_says_how_many_dates_its_rows_fall_on(csv_binding):
+    rows = [  # one row per goal: a match with two goals is listed twice
+        ["1998-10-14", "Estonia", "Euro 2000 qualifying"],
+        ["1998-10-14", "Estonia", "Euro 2000 qualifying"],
+        ["1999-03-27", "Lithuania", "Euro 2000 qualifying"],
+        ["1999-06-05", "Estonia", "Friendly"],
+    ]
+    binding = table(csv_binding, "goals.csv", ["Date", "Opponent", "Competition"], rows)
+    response = verified_answer(binding, "how many euro 2000 qualifying competitions are listed?")
+    assert _numbers(response.answer.split("\n")[0])[:2] == ["3", "2"] and "Date" in response.answer, response.answer
+    single = verified_answer(binding, "how many friendly competitions are listed?")
+    assert _numbers(single.answer.split("\n")[0]) == ["1"], "the same number is not said twice: " + single.answer
+
+
+def test_a_best_ranking_or_top_position_is_the_row_with_place_one(csv_binding):
+    rows = [["1984/85", "3ª", "6th"], ["1985/86", "3ª", "1st"], ["1986/87", "2ªB", "19th"], ["1987/88", "2ªB", "9th"]]
+    binding = table(csv_binding, "club.csv", ["Season", "Division", "Place"], rows)
+    best = verified_answer(binding, "what is his best ranking season?")
+    assert "1985/86" in best.answer.split("\n")[1], best.answer
+    record = [
+        [1999, "Universiade", "2nd"],
+        [2001, "World Championships", "16th"],
+        [2001, "Universiade", "1st"],
+        [2003, "World Championships", "7th"],
+    ]
+    athlete = table(csv_binding, "record.csv", ["Year", "Competition", "Position"], record)
+    top = verified_answer(athlete, "what competition is lorenzo's top position in?")
+    assert "Universiade · 2001" in top.answer, "his own record, no one else's: " + top.answer
+    people = [["Lorenzo", "Universiade", 2], ["Marco", "World Championships", 1]]
+    others = table(csv_binding, "people.csv", ["Athlete", "Competition", "Position"], people)
+    unknown = ask(others, "what competition is luigi's top position in?")
+    assert not unknown.verification.grounding, "a name a column of people lacks is asked about: " + unknown.answer
+
+
+def test_a_verb_is_not_the_pick_column_and_a_relative_clause_names_the_other_column(csv_binding):
+    picks = [[1, 3, "Al", "Canada"], [2, 40, "Bo", "Canada"], [3, 71, "Cy", "Sweden"], [4, 99, "Di", "Canada"]]
+    binding = table(csv_binding, "draft.csv", ["Round", "Pick", "Player", "Nationality"], picks)
+    response = verified_answer(binding, "what nationality picked the most players?")
+    assert "Canada" in response.answer.split("\n")[0], response.answer
+    rivers = [["Danubia", 900, 50000, "Sea"], ["Timava", 347, 12005, "Danubia"], ["Moravica", 120, 3615, "Timava"]]
+    rivers += [["Ribnica", 104, 960, "Timava"]]
+    flows = table(csv_binding, "rivers.csv", ["River", "Length (km)", "Basin (km²)", "Mouth"], rivers)
+    larger = verified_answer(flows, "of the rivers that flow into the timava, which has the larger basin?")
+    assert "Moravica" in larger.answer.split("\n")[0] and "Mouth = Timava" in larger.answer, larger.answer

@@ -21,6 +21,7 @@ from typing import Literal
 from django.utils.translation import gettext as _
 
 from apps.agent.clarification import Clarification, quotes_a_number
+from apps.agent.offline.content_words import HEADS_A_CLAUSE
 from apps.agent.offline.lexicon import CONCEPTS, GROUP_MARKERS, RATE_WORDS
 from apps.agent.offline.plan import Lang
 from apps.agent.offline.schema_terms import (
@@ -179,6 +180,15 @@ def named_column(text: str, term: Term, terms: list[Term], columns: list[str]) -
     """The one of `columns` the question names for a value: right beside it ("线上（地区）", "地区为线上",
     "region Online"), else anywhere in the question except as a grouping ("各渠道")."""
     beside, elsewhere = [], []
+    # "of the rivers that flow into the timava": the rows are the rivers, so the value is not the River named
+    headed = {
+        t.column
+        for t in terms
+        if t.kind == "column" and t.column in columns and t.end <= term.start and HEADS_A_CLAUSE.match(text, t.end)
+    }
+    others = [c for c in columns if c not in headed]
+    if headed and len(others) == 1:
+        return others[0]
     for t in terms:
         if t.kind != "column" or t.column not in columns:
             continue

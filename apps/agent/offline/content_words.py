@@ -23,6 +23,7 @@ import re
 from typing import TYPE_CHECKING
 
 from apps.agent.offline import lexicon as lx
+from apps.agent.offline import lookup
 from apps.agent.offline.leftovers import leftover_spans
 from apps.agent.offline.schema_terms import singular
 
@@ -51,6 +52,7 @@ _POSSESSIVE = re.compile(r"(?:'s|’s)?\s+$")
 _LINK_FOLLOWS = re.compile(r"\s+(?:" + "|".join(sorted(lx.LINK_VERBS_EN, key=len, reverse=True)) + r")(?![a-z])")
 _COUNTED_AFTER = re.compile(r"(?<![a-z])(?:more|most|fewer|fewest|less|least)\s+$")
 # "for passengers who survived": the noun heads the condition that follows it (conditions.py reads it too)
+_OWNER = re.compile(r"(?:'s|’s)(?![a-z])")
 HEADS_A_CLAUSE = re.compile(r"\s+(?:who|that|which|whose|where)(?![a-z])")
 
 
@@ -111,6 +113,8 @@ def _accounted(a: Analyzer, plan: Plan, start: int, end: int, heads: set[int]) -
         return True
     if HEADS_A_CLAUSE.match(text, end):  # "for passengers who survived": the condition follows, and is read
         return True
+    if _OWNER.match(text, end) and not lookup.names_people(a.schema):  # "lorenzo's top position": whose record
+        return True  # the table is (no column of people, so no one else's)
     return _CONTEXT_BEFORE.search(before) is not None and _PHRASE_END.match(text, end) is not None
 
 

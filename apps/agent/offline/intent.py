@@ -87,6 +87,7 @@ _OTHER = re.compile(r"(?<![a-z])(?:other|another|else)(?![a-z])")
 _WH_LATER = re.compile(r"(?<![a-z])(?:and|both|had|was|were|is|are)\s+(?:who|what|which|when|where)(?![a-z])")
 
 
+_RANKED_BY = re.compile(r"(?<![a-z])(?:best|worst|highest|lowest|top|most|least|fewest|largest|biggest|smallest)\s+$")
 # "how many races did he win", "how many games did they lose": the outcome's own column of numbers (Wins, L)
 _OUTCOME_VERB = re.compile(
     r"^\s*how many\s+(?P<noun>[a-z][a-z' \-]*?)\s+(?:did|do|does|have|has|had)\s+(?:[a-z'\-]+\s+){0,6}?"
@@ -469,6 +470,7 @@ class Analyzer:
             for t in columns
             if self.schema.by_name[t.column].category == "measure"
             and not EDGE_WORDS.fullmatch(self.text[t.start : t.end])  # "the first party": not First elected's
+            and not _RANKED_BY.search(self.text, 0, t.start)  # "his best ranking season": ranked by the measure
             and (
                 any(
                     o.start == t.end + (1 if self.text[t.end : t.end + 1] == " " else 0)

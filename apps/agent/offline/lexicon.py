@@ -581,7 +581,7 @@ LINK_VERBS_EN = frozenset(
         "born called named rank ranks ranked end ends ended nominate nominated score scores scored reach reached "
         "attend attended register registered sell sells sold selling buy buys bought order orders ordered "
         "spend spends spent pay pays paid ship ships shipped deliver delivers delivered run runs ran running "
-        "work works worked working live lives lived"
+        "work works worked working live lives lived face faces faced facing meet meets met race races raced racing"
     ).split()
 )
 

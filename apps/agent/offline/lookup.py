@@ -312,6 +312,12 @@ def noun_column(noun: str, schema: Schema, filtered: set[str]) -> str | None:
     return found
 
 
+def names_people(schema: Schema) -> bool:
+    """The table has a column of people by its header (Name, Player, Athlete, 姓名): a name it does not hold may
+    be one of them misspelt, never the table's own subject."""
+    return any(v.category in ("id", "dimension") and _PERSON_HEADER.search(v.name) for v in schema.views)
+
+
 def _one(names: list[str]) -> str | None:
     return names[0] if len(names) == 1 else None
 

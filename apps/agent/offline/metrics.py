@@ -281,6 +281,35 @@ class MetricBuilder:
                     self.plan.rows_beside = rows.name
                 return
         self.count_rows()
+        kind = target if pinned else self._kind_of_value()
+        if kind is not None:
+            self._occasions_beside(kind)
+
+    def _kind_of_value(self) -> Term | None:
+        """ "euro 2000 qualifying competitions": the column named right after its one value named (the kind of
+        the value), in a count."""
+        for column, values in self.values.items():
+            if len(values) != 1:
+                continue
+            after = [
+                t
+                for t in self.a.terms
+                if t.kind == "column" and t.column == column and self.a.text[values[0].end : t.start] == " "
+            ]
+            if after:
+                return after[0]
+        return None
+
+    def _occasions_beside(self, target: Term) -> None:
+        """ "how many euro 2000 qualifying competitions are listed": the rows of the one value named are counted
+        (one competition, listed several times); where the rows are dated, the number of different dates is said
+        beside, when it differs (a match listed once per goal)."""
+        time = self.a.time_col
+        if time is None or time.name == target.column or self.plan.groups or self.zh:
+            return
+        name = self.agg_name("nunique", time.name)
+        self.add(Metric(name, "nunique", time.name), target.start)
+        self.plan.rows_beside = name
 
     def _one_named_row(self) -> bool:
         """Whether a value the question names is a whole row (a value of a column with one row per value)."""

@@ -462,7 +462,7 @@ def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | Non
                 written_place=col.written_as == "place" and category == "measure",
             )
         )
-    return Schema(views=_standings(_year_named(views)), row_count=profile.row_count)
+    return Schema(views=_standings(_place_named(_year_named(views))), row_count=profile.row_count)
 
 
 def _standings(views: list[ColumnView]) -> list[ColumnView]:
@@ -475,6 +475,20 @@ def _abbreviated(view: ColumnView, said: tuple[str, ...]) -> ColumnView:
         return view
     known = {alias for alias, _strength in view.aliases}
     return replace(view, aliases=(*view.aliases, *((w, CORE) for w in said if w not in known)))
+
+
+_RANKING_WORDS = ("ranking", "rank", "standing", "placing")
+
+
+def _place_named(views: list[ColumnView]) -> list[ColumnView]:
+    """ "what is his best ranking season" over a table whose one finishing place is called Place (or Pos.):
+    "ranking", "rank", "standing" name it, when no column's name says so."""
+    places = [v for v in views if v.finishing]
+    said = any(w in _RANKING_WORDS for v in views for w in name_words(v.name))
+    if len(places) != 1 or said:
+        return views
+    named = replace(places[0], aliases=(*places[0].aliases, *((w, PART) for w in _RANKING_WORDS)))
+    return [named if v is places[0] else v for v in views]
 
 
 def _year_named(views: list[ColumnView]) -> list[ColumnView]:
@@ -512,6 +526,8 @@ def may_say(alias: str, text: str) -> bool:
 
 
 MIN_SINGULAR = 2
+# what a verb counts right after it: "picked the most players", "ranked more teams"
+_COUNTED_OBJECT = re.compile(r"\s+(?:the\s+)?(?:most|fewest|least|more|fewer)\s+[a-z]")
 
 
 def _column_candidates(text: str, view: ColumnView) -> list[Term]:
@@ -520,6 +536,9 @@ def _column_candidates(text: str, view: ColumnView) -> list[Term]:
         if not may_say(alias, text):
             continue
         for match in alias_pattern(alias, column=True).finditer(text):
+            verb = view.ordinal and match.group(0).endswith("ed") and not alias.endswith("ed")
+            if verb and _COUNTED_OBJECT.match(text, match.end()):
+                continue  # "what nationality picked the most players": the verb, not the Pick column
             found.append(Term(view.name, "column", match.start(), match.end(), strength))
         one = singular(alias) if _LATIN.search(alias) and " " not in alias else alias
         if one != alias and len(one) > MIN_SINGULAR:  # "points per game" over Games: one of them, taken per

@@ -39,7 +39,9 @@ def detect(b: MetricBuilder) -> bool:
     counted = cues.counting and not (target is not None and b.a.view(target).category == "measure")
     if not cues.ranking or not b.measures or counted:
         return False
-    return not b.plan.groups or one_record(b) or _one_row_each(b) or _rows_at_head(b)
+    # a place or a round is a row's own, never added up per group: "which competition was his best position in"
+    numbered = b.a.schema.by_name[b.measures[0].column].ordinal
+    return not b.plan.groups or one_record(b) or _one_row_each(b) or _rows_at_head(b) or numbered
 
 
 _HEAD = re.compile(r"^\s*(?:(?:in|on|at|during|for)\s+)?(?:which|what)\s+(?P<noun>[a-z]+)(?![a-z])")
