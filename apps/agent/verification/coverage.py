@@ -130,7 +130,7 @@ def _named_with_digits(question: str, vocab: Vocabulary | None) -> str:
     masked = question
     folded = norm(question)
     # and the values that hold one ("Euro 2000 qualifying"): the value stays an anchor of its own
-    valued = [v for v in vocab.raw_values if _DIGIT.search(v) and v in folded]
+    valued = [v for v in vocab.raw_values if v in folded and _DIGIT.search(v)]
     for name in [*vocab.columns, *valued]:
         words = [w for w in re.split(r"[\s\-_]+", norm(name)) if w]
         if not any(_DIGIT.search(w) for w in words) or not any(re.fullmatch(r"[^\W\d_]{3,}", w) for w in words):
