@@ -258,6 +258,8 @@ def test_a_verb_is_not_the_pick_column_and_a_relative_clause_names_the_other_col
     binding = table(csv_binding, "draft.csv", ["Round", "Pick", "Player", "Nationality"], picks)
     response = verified_answer(binding, "what nationality picked the most players?")
     assert "Canada" in response.answer.split("\n")[0], response.answer
+    before = ask(binding, "the most players picked came from which nationality?")
+    assert "Pick" not in before.answer.split("\n")[0], "the players counted, never the highest pick: " + before.answer
     rivers = [["Danubia", 900, 50000, "Sea"], ["Timava", 347, 12005, "Danubia"], ["Moravica", 120, 3615, "Timava"]]
     rivers += [["Ribnica", 104, 960, "Timava"]]
     flows = table(csv_binding, "rivers.csv", ["River", "Length (km)", "Basin (km²)", "Mouth"], rivers)

@@ -528,6 +528,7 @@ def may_say(alias: str, text: str) -> bool:
 MIN_SINGULAR = 2
 # what a verb counts right after it: "picked the most players", "ranked more teams"
 _COUNTED_OBJECT = re.compile(r"\s+(?:the\s+)?(?:most|fewest|least|more|fewer)\s+[a-z]")
+_COUNTED_BEFORE = re.compile(r"(?<![a-z])(?:most|fewest|least|more|fewer)\s+[a-z]+\s+$")  # "the most players picked"
 
 
 def _column_candidates(text: str, view: ColumnView) -> list[Term]:
@@ -537,8 +538,9 @@ def _column_candidates(text: str, view: ColumnView) -> list[Term]:
             continue
         for match in alias_pattern(alias, column=True).finditer(text):
             verb = view.ordinal and match.group(0).endswith("ed") and not alias.endswith("ed")
-            if verb and _COUNTED_OBJECT.match(text, match.end()):
-                continue  # "what nationality picked the most players": the verb, not the Pick column
+            counting = _COUNTED_OBJECT.match(text, match.end()) or _COUNTED_BEFORE.search(text, 0, match.start())
+            if verb and counting:  # "what nationality picked the most players", "the most players picked came …"
+                continue  # the verb, not the Pick column
             found.append(Term(view.name, "column", match.start(), match.end(), strength))
         one = singular(alias) if _LATIN.search(alias) and " " not in alias else alias
         if one != alias and len(one) > MIN_SINGULAR:  # "points per game" over Games: one of them, taken per
