@@ -1225,11 +1225,8 @@ CHANGE_COLUMN = re.compile(
     r"(?i)(?<![a-z])(?:change|chg|swing|growth|gain|gains|difference|diff|net)(?![a-z])|[±Δ]|^\s*\+\s*/\s*[-–−]\s*$"
 )
 _CHANGE_ASKED = re.compile(r"^\s*(?:how many|number of|which|what|who|name|list)(?![a-z])")
-_CHANGE_DOWN = (
-    r"decrease[ds]?|decreasing|decline[ds]?|declining|drop(?:ped|s)?|fell|fall(?:en|s)?|went down|shrank|shrunk|"
-    r"dropped|negative change"
-)
-_CHANGE_UP = r"increase[ds]?|increasing|grew|grow(?:n|s)?|rose|rise[ns]?|went up|positive change|improved"
+_CHANGE_DOWN = rf"{lx.FALL_WORDS}|negative change"
+_CHANGE_UP = rf"{lx.RISE_WORDS}|positive change"
 _CHANGE_WORD = re.compile(
     rf"(?<![a-z])(?:(?P<down>{_CHANGE_DOWN})|(?P<up>{_CHANGE_UP})|(?P<lost>lost|lose|loses|losing)|"
     r"(?P<gained>gained|gain|gains|gaining))(?![a-z])"

@@ -587,3 +587,14 @@ LINK_VERBS_EN = frozenset(
 
 # Words that open a question asking for a value (a name, a year, a place), not for a number of rows.
 VALUE_QUESTION_WORDS = ("who", "whom", "whose", "which", "when", "where", "what", "name")  # "name a racer that …"
+
+
+# A measure going up or down, as a regular expression's alternatives ("went up", "decreased", "fell"): a change
+# asked as a condition (cues.changes) or as a difference between two named values (kinds/named_difference)
+RISE_WORDS = (
+    r"go up|goes up|went up|gone up|increase[ds]?|increasing|rise[ns]?|rose|risen|grow(?:n|s)?|grew|improve[ds]?"
+)
+FALL_WORDS = (
+    r"go down|goes down|went down|gone down|decrease[ds]?|decreasing|decline[ds]?|declining|drop(?:ped|s)?|"
+    r"fall(?:en|s)?|fell|shrank|shrunk"
+)

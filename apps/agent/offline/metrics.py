@@ -307,6 +307,8 @@ class MetricBuilder:
         time = self.a.time_col
         if time is None or time.name == target.column or self.plan.groups or self.zh:
             return
+        if time.distinct >= self.a.schema.row_count * (1 - time.null_ratio):
+            return  # one row a date in the whole table: as many dates as rows, nothing to say beside
         name = self.agg_name("nunique", time.name)
         self.add(Metric(name, "nunique", time.name), target.start)
         self.plan.rows_beside = name

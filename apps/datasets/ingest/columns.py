@@ -495,9 +495,9 @@ def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
         return {}
     is_mark, without, _written = _ANY_MARK
     enough = f"BOOL_OR({is_mark}) AND COUNT({without}) >= {MIN_VALUES_BESIDE_MARKS}"
-    marked = _verdicts(con, [_rule_sql(f"{enough} AND {_PLUS_SIGNED}", n) for n in texts], _DATA)
-    verdicts = _verdicts(con, [_rule_sql(enough, n) for n in texts], _DATA)
-    signed = {name for name, ok in zip(texts, marked, strict=True) if ok}
+    both = _verdicts(con, [_rule_sql(test, n) for n in texts for test in (enough, _PLUS_SIGNED)], _DATA)
+    verdicts = both[0::2]  # marks beside enough values; then whether a value is written with a plus sign
+    signed = {name for name, ok, plus in zip(texts, verdicts, both[1::2], strict=True) if ok and plus}
     candidates = [
         (name, rule, _ANY_MARK if _dash_is_blank(name, rule, signed) else marks)
         for name, ok in zip(texts, verdicts, strict=True)

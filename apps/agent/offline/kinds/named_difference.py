@@ -64,11 +64,7 @@ def _more(b: MetricBuilder) -> bool:
 
 # "how much did his points per game go up from 2009–10 to 2010–11": the later one less the earlier one ("go down",
 # "drop": the earlier less the later)
-_CHANGED = re.compile(
-    r"(?<![a-z])(?:(?P<up>go up|went up|gone up|goes up|increase[ds]?|rise|rose|risen|grow|grew|grown|improve[ds]?)"
-    r"|(?P<down>go down|went down|gone down|goes down|decrease[ds]?|drop(?:ped|s)?|fall|fell|fallen|decline[ds]?))"
-    r"(?![a-z])"
-)
+_CHANGED = re.compile(rf"(?<![a-z])(?:(?P<up>{lx.RISE_WORDS})|(?P<down>{lx.FALL_WORDS}))(?![a-z])")
 _FROM_TO = re.compile(r"(?<![a-z])(?:from|between)\s+\S.*?\s+(?:to|and)\s+\S")
 
 
