@@ -182,6 +182,17 @@ def test_a_typographic_minus_is_a_minus_and_a_dash_among_signed_changes_is_blank
     assert types["b"] == "VARCHAR" and rows[0][1] == f"{minus}3", "“New” beside the numbers: nothing rewritten"
 
 
+def test_a_new_entry_among_signed_changes_is_blank_and_plus_minus_zero_is_no_change(tmp_path):
+    minus = "\u2212"
+    text = f"Party,Seats,+/–\nA,48,+12\nB,41,{minus}9\nC,8,New\nD,0,±0\nE,3,+1\n"
+    report, types, rows = ingest(write(tmp_path, "n.csv", text))
+    assert types["+/–"] == "BIGINT" and [r[2] for r in rows] == [12, -9, None, 0, 1], rows
+    assert report.blank_marks["+/–"] == ["New"], "the answers say which rows had no change to state"
+    unsigned = "Title,Chart\nA,3\nB,New\nC,12\n"  # no sign: "New" may be a value of its own
+    _report, types, _rows = ingest(write(tmp_path, "u.csv", unsigned))
+    assert types["Chart"] == "VARCHAR"
+
+
 def test_a_place_with_a_note_is_the_place_and_the_note_moves_to_a_column_beside(tmp_path):
     text = "Year,Position,Event\n1996,8th,200 m\n1996,11th (sf),relay\n1997,4th (tie),100 m\n1998,DNF,200 m\n"
     report, types, rows = ingest(write(tmp_path, "p.csv", text))

@@ -455,9 +455,12 @@ def _marks_sql(marks: tuple[str, ...]) -> tuple[str, str, str]:
     )
 
 
+# In a column of signed changes ("+12", "−9"), a new entry has no change to state: "New", "Re-entry"
+NEW_ENTRY_MARKS = ("new", "new entry", "re-entry", "reentry")
 _FOR_NUMBERS = _marks_sql(NO_VALUE_MARKS + NO_RESULT_MARKS)
 _FOR_DATES = _marks_sql(NO_VALUE_MARKS + DASH_MARKS)
 _ANY_MARK = _marks_sql(NO_VALUE_MARKS + DASH_MARKS + NO_RESULT_MARKS)  # also the marks of places and times
+_CHANGE_MARKS = _marks_sql(NO_VALUE_MARKS + DASH_MARKS + NO_RESULT_MARKS + NEW_ENTRY_MARKS)
 
 
 def _marks_for(rule: tuple[str, str, str]) -> tuple[str, str, str]:
@@ -483,6 +486,14 @@ def _dash_is_blank(name: str, rule: tuple[str, str, str], signed: set[str]) -> b
     return rule[0] == "BIGINT" and (_PLACE_NAME.fullmatch(name.strip()) is not None or name in signed)
 
 
+def _marks_of(name: str, rule: tuple[str, str, str], marks: tuple[str, str, str], signed: set[str]) -> tuple:
+    """The marks read as blank in this column by this rule: those of signed changes ("New" too), of places, or
+    the rule's own."""
+    if name in signed and rule[0] in ("BIGINT", "DOUBLE"):
+        return _CHANGE_MARKS
+    return _ANY_MARK if _dash_is_blank(name, rule, signed) else marks
+
+
 def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     """Text columns whose values are numbers or dates but for marks such as "N/A" (module comment above
     NO_VALUE_MARKS): the marks become blank, so that typing then makes the column numbers or dates. Returns the
@@ -493,13 +504,13 @@ def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     texts = [row[0] for row in described if _family(row[1]) == "VARCHAR"]
     if not texts:
         return {}
-    is_mark, without, _written = _ANY_MARK
+    is_mark, without, _written = _CHANGE_MARKS  # the widest: each rule's own marks are tested below
     enough = f"BOOL_OR({is_mark}) AND COUNT({without}) >= {MIN_VALUES_BESIDE_MARKS}"
     both = _verdicts(con, [_rule_sql(test, n) for n in texts for test in (enough, _PLUS_SIGNED)], _DATA)
     verdicts = both[0::2]  # marks beside enough values; then whether a value is written with a plus sign
     signed = {name for name, ok, plus in zip(texts, verdicts, both[1::2], strict=True) if ok and plus}
     candidates = [
-        (name, rule, _ANY_MARK if _dash_is_blank(name, rule, signed) else marks)
+        (name, rule, _marks_of(name, rule, marks, signed))
         for name, ok in zip(texts, verdicts, strict=True)
         if ok
         for rule, marks in _MARKED_RULES
@@ -589,12 +600,14 @@ def total_cells(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
 # Negative numbers written with the typographic minus (U+2212) or an en dash, as web tables and word processors
 # write them: "−3", "−8.4%", "– 12". In a column where every value starts with a signed amount (or is a mark such
 # as "—"), that sign becomes "-", so typing reads the numbers; a column with anything else in it is left alone.
+# "±0" there is no change: 0.
 _TYPOGRAPHIC_MINUS = r"^\s*[−–]\s?([0-9])"
-_SIGNED_START = r"^\s*[+−–-]?\s?[0-9]"
-_HAS_MINUS = f"BOOL_OR(REGEXP_MATCHES(__c__, '{_TYPOGRAPHIC_MINUS}'))"
+_NO_CHANGE = r"^\s*±\s?([0-9])"
+_SIGNED_START = r"^\s*[+−–±-]?\s?[0-9]"
+_HAS_MINUS = f"BOOL_OR(REGEXP_MATCHES(__c__, '{_TYPOGRAPHIC_MINUS}') OR REGEXP_MATCHES(__c__, '{_NO_CHANGE}'))"
 _ALL_SIGNED = (
     f"BOOL_AND(REGEXP_MATCHES(__c__, '{_SIGNED_START}') OR LOWER(TRIM(__c__)) IN ("
-    + ", ".join(f"'{m}'" for m in NO_VALUE_MARKS + DASH_MARKS)
+    + ", ".join(f"'{m}'" for m in NO_VALUE_MARKS + DASH_MARKS + NEW_ENTRY_MARKS)
     + "))"
 )
 
@@ -610,7 +623,7 @@ def minus_signs(con: duckdb.DuckDBPyConnection) -> list[str]:
     verdicts = _verdicts(con, [_rule_sql(f"{_HAS_MINUS} AND {_ALL_SIGNED}", n) for n in texts], _DATA)
     changed = [name for name, ok in zip(texts, verdicts, strict=True) if ok]
     if changed:
-        fix = f"REGEXP_REPLACE(__c__, '{_TYPOGRAPHIC_MINUS}', '-\\1')"
+        fix = f"REGEXP_REPLACE(REGEXP_REPLACE(__c__, '{_TYPOGRAPHIC_MINUS}', '-\\1'), '{_NO_CHANGE}', '\\1')"
         _rewrite(
             con,
             [
