@@ -106,11 +106,79 @@ def test_lost_seats_keeps_the_rows_whose_change_is_below_zero(csv_binding):
 
 
 def test_lost_seats_without_a_column_of_numbers_is_refused_not_counted_over_every_party(csv_binding):
-    rows = [[p, v, s, "New" if p == "Green Alliance" else c] for p, v, s, c in PARTIES]
+    rows = [[p, v, s, "gain" if c.startswith("+") else "loss"] for p, v, s, c in PARTIES]
     binding = table(csv_binding, "election.csv", ["Party", "Votes", "Seats", "+/–"], rows)
     response = ask(binding, "how many parties lost seats?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
     assert response.answer.startswith("Sorry, “lost”") and not response.verification.grounding, response.answer
+    most = ask(binding, "which party lost the most seats?")
+    assert most.answer.startswith("Sorry, “lost the most seats”") and not most.verification.grounding, most.answer
+
+
+def test_lost_the_most_seats_ranks_the_change_never_the_seats_held(csv_binding):
+    """ "New" (a party new to the chamber) and "±0" stand beside signed changes as web tables write them."""
+    rows = [[p, v, s, {"Green Alliance": "New", "Liberal Forum": "±0"}.get(p, c)] for p, v, s, c in PARTIES]
+    binding = table(csv_binding, "election.csv", ["Party", "Votes", "Seats", "+/–"], rows)
+    lost = verified_answer(binding, "which party lost the most seats?")
+    assert "Labour Party" in lost.answer and "Democratic Union" not in lost.answer, lost.answer
+    gained = verified_answer(binding, "which party gained the most seats?")
+    assert "Democratic Union" in gained.answer.split("\n")[0], gained.answer
+    counted = verified_answer(binding, "how many parties lost seats?")
+    assert "2" in _numbers(counted.answer.split("\n")[0]) and "New" in counted.answer, counted.answer
+
+
+COACHES = [
+    [1, "Walter Briggs", 82, 31, 51, ".378"],
+    [2, "Eddie Marchetti", 148, 79, 69, ".534"],
+    [3, "Dale Kowalczyk", 214, 127, 87, ".593"],
+    [4, "Gene Sutherland", 105, 65, 40, ".619"],
+    [5, "Tony Villareal", 252, 146, 106, ".579"],
+]
+
+
+def test_wins_beside_a_win_percentage_are_the_games_won_and_a_bare_decimal_is_a_number(csv_binding):
+    binding = table(csv_binding, "coaches.csv", ["#", "Name", "Games", "Won", "Lost", "Win %"], COACHES)
+    wins = verified_answer(binding, "which coach had the most wins?")
+    assert "Tony Villareal" in wins.answer and "Gene" not in wins.answer, wins.answer
+    lost = verified_answer(binding, "which coach lost the most games?")
+    assert "Tony Villareal" in lost.answer and "252" not in lost.answer, lost.answer
+    above = verified_answer(binding, "how many coaches had a winning percentage above .500?")
+    assert "4" in _numbers(above.answer.split("\n")[0]) and "Win %" in above.answer, above.answer
+    best = verified_answer(binding, "what was the highest win percentage?")
+    assert "0.619" in best.answer, best.answer
+
+
+def test_the_most_in_a_single_season_over_one_row_a_season_is_one_rows(csv_binding):
+    rows = [
+        ["2012–13", "Division One", 63, "Kwame Addo", 12],
+        ["2013–14", "Division One", 72, "Danny Firth", 19],
+        ["2014–15", "Division One", 88, "Danny Firth", 24],
+        ["2015–16", "Premier", 46, "Kwame Addo", 9],
+    ]
+    binding = table(csv_binding, "club.csv", ["Season", "Division", "Pts", "Top scorer", "Goals"], rows)
+    who = verified_answer(binding, "who scored the most goals in a single season?")
+    assert "Danny Firth" in who.answer and "43" not in who.answer, who.answer
+    most = verified_answer(binding, "what was the most points in a single season?")
+    assert "88" in _numbers(most.answer.split("\n")[0]), most.answer
+
+
+def test_how_many_games_did_they_win_adds_up_the_w_column(csv_binding):
+    rows = [["2004–05", 18, 30, "Did not qualify"], ["2005–06", 22, 26, "Lost finals"], ["2006–07", 35, 13, "Won"]]
+    binding = table(csv_binding, "seasons.csv", ["Season", "W", "L", "Playoffs"], rows)
+    response = verified_answer(binding, "how many games did the team win?")
+    assert "75" in _numbers(response.answer.split("\n")[0]) and "3" not in _numbers(response.answer), response.answer
+
+
+def test_how_much_taller_and_how_many_more_in_one_year_than_another_are_one_difference(csv_binding):
+    rows = [[1, "Piz Tarvena", "4,312"], [2, "Mont Orvelle", "4,208"], [3, "Cima Lentara", "4,150"]]
+    peaks = table(csv_binding, "peaks.csv", ["Rank", "Mountain", "Height (m)"], rows)
+    taller = verified_answer(peaks, "how much taller is mont orvelle than cima lentara?")
+    assert "58" in _numbers(taller.answer.split("\n")[0]), taller.answer
+    rows = [[2014, "Ellen Vasquez", "15,022"], [2018, "Ellen Vasquez", "19,587"], [2018, "Gordon Hale", "17,001"]]
+    rows += [[2022, "Ellen Vasquez", "27,904"]]
+    votes = table(csv_binding, "mayors.csv", ["Year", "Winner", "Votes"], rows)
+    more = verified_answer(votes, "how many more votes did ellen vasquez receive in 2022 than in 2018?")
+    assert "8,317" in more.answer.split("\n")[0], more.answer
 
 
 def test_a_place_on_a_chart_is_that_number_on_the_chart_named(csv_binding):
@@ -265,3 +333,53 @@ def test_a_verb_is_not_the_pick_column_and_a_relative_clause_names_the_other_col
     flows = table(csv_binding, "rivers.csv", ["River", "Length (km)", "Basin (km²)", "Mouth"], rivers)
     larger = verified_answer(flows, "of the rivers that flow into the timava, which has the larger basin?")
     assert "Moravica" in larger.answer.split("\n")[0] and "Mouth = Timava" in larger.answer, larger.answer
+
+
+def test_scored_and_conceded_rank_goals_for_and_against(csv_binding):
+    rows = [[1, "Ostrava Kolejni", 30, 21, 4, 64, 24], [2, "Dinamo Berezno", 30, 19, 4, 58, 27]]
+    rows += [[3, "Rudar Kopanice", 30, 8, 15, 33, 61]]
+    binding = table(csv_binding, "league.csv", ["Pos", "Team", "Pld", "W", "L", "GF", "GA"], rows)
+    scored = verified_answer(binding, "which team scored the most goals?")
+    assert "Ostrava Kolejni" in scored.answer and "GF" in scored.answer, scored.answer
+    conceded = verified_answer(binding, "which team conceded the most goals?")
+    assert "Rudar Kopanice" in conceded.answer and "GA" in conceded.answer, conceded.answer
+    lowest = verified_answer(binding, "which team finished in the lowest position?")
+    assert "Rudar Kopanice" in lowest.answer and "Ostrava" not in lowest.answer, lowest.answer
+
+
+def test_a_column_of_years_an_event_happened_takes_periods_and_says_how_old(csv_binding):
+    rows = [["Arena Norte", "54,200", 2003], ["Campo San Telmo", "18,000", 1927], ["Estadio Pelayo", "31,870", 1958]]
+    rows += [["Campo Nuevo", "22,500", 2019]]
+    binding = table(csv_binding, "stadiums.csv", ["Stadium", "Capacity", "Opened"], rows)
+    after = verified_answer(binding, "how many stadiums opened after 2000?")
+    assert "2" in _numbers(after.answer.split("\n")[0]) and "Opened after 2000" in after.answer, after.answer
+    oldest = verified_answer(binding, "what is the oldest stadium?")
+    assert "Campo San Telmo" in oldest.answer and "Arena" not in oldest.answer, oldest.answer
+    newest = verified_answer(binding, "which is the newest stadium?")
+    assert "Campo Nuevo" in newest.answer.split("\n")[1], newest.answer
+
+
+def test_a_size_said_with_its_degree_and_a_number_in_the_columns_scale(csv_binding):
+    rivers = [["Vessa", "1,184"], ["Orlan", 942], ["Drava Mala", 571], ["Tisel", 480]]
+    binding = table(csv_binding, "rivers.csv", ["River", "Length (km)"], rivers)
+    longer = verified_answer(binding, "how many rivers are longer than 600 km?")
+    assert "2" in _numbers(longer.answer.split("\n")[0]) and "Length (km) > 600" in longer.answer, longer.answer
+    peaks = [["Piz Tarvena", "4,312", 1870], ["Mont Orvelle", "4,208", 1125], ["Grosser Falkhorn", "3,998", 1402]]
+    binding = table(csv_binding, "peaks.csv", ["Mountain", "Height (m)", "Prominence (m)"], peaks)
+    high = verified_answer(binding, "how many mountains are over 4,000 m high?")
+    assert "2" in _numbers(high.answer.split("\n")[0]) and "Height (m)" in high.answer, high.answer
+    episodes = [['"The Long Thaw"', "September 22, 2015", 7.84], ['"Crossing Lines"', "September 29, 2015", 7.12]]
+    episodes += [['"Dead Reckoning"', "January 5, 2016", 6.21], ['"Homecoming"', "January 12, 2016", 5.4]]
+    binding = table(csv_binding, "episodes.csv", ["Title", "Original air date", "U.S. viewers (millions)"], episodes)
+    watched = verified_answer(binding, "how many episodes were watched by more than 6.5 million viewers?")
+    assert "2" in _numbers(watched.answer.split("\n")[0]) and "6.5" in watched.answer, watched.answer
+    aired = verified_answer(binding, "how many episodes aired in 2016?")
+    assert aired.answer.startswith("count is 2."), aired.answer
+
+
+def test_the_average_of_the_top_four_is_one_average_over_them(csv_binding):
+    rows = [[1, "Norway", 7, 4, 3, 14], [2, "Sweden", 5, 6, 4, 15], [3, "Finland", 4, 2, 3, 9]]
+    rows += [[4, "Denmark", 3, 3, 2, 8], [5, "Estonia", 1, 1, 2, 4]]
+    binding = table(csv_binding, "medals.csv", ["Pos.", "NOC", "Gold", "Silver", "Bronze", "Total"], rows)
+    response = verified_answer(binding, "what is the average number of gold medals won by the top four nations?")
+    assert "4.75" in response.answer.split("\n")[0] and len(response.explanation) == 2, response.answer

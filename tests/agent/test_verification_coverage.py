@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from apps.agent.verification.coverage import question_anchors
+from apps.agent.verification.vocabulary import Vocabulary
 
 
 def _anchors(question: str) -> list[tuple[str, str]]:
@@ -70,3 +71,31 @@ def test_a_grain_word_inside_a_columns_name_is_that_columns_word():
     kinds = [(a.kind, a.key) for a in question_anchors("哪个账号的年度目标最高", vocab)]
     assert not [k for k in kinds if k[0] == "grain"], kinds
     assert ("grain", "year") in [(a.kind, a.key) for a in question_anchors("各账号年度销售额", vocab)]
+
+
+def _vocabulary(*measures: str) -> Vocabulary:
+    columns = [
+        {"name": "Name", "kind": "text", "role": "dimension", "values": ["Labour", "Greens"], "distinct_count": 2}
+    ]
+    columns += [{"name": m, "kind": "integer", "role": "measure", "distinct_count": 2} for m in measures]
+    return Vocabulary.from_profiles([{"row_count": 2, "columns": columns}])
+
+
+def _keys(question: str, vocab: Vocabulary) -> list[tuple[str, str]]:
+    return [(a.kind, a.key) for a in question_anchors(question, vocab)]
+
+
+def test_a_loss_ranked_is_the_change_column_and_a_verb_names_its_own_column():
+    """ "which party lost the most seats": the largest fall of the one column of changes, never the most Seats
+    held (with no column of changes nothing applies it); "which coach lost the most games": the Lost column."""
+    keys = _keys("which party lost the most seats?", _vocabulary("Seats", "+/–"))
+    assert ("operation", "min@+/–") in keys and ("operation", "max@Seats") not in keys, keys
+    assert ("column", "Seats") not in keys, keys
+    unread = _keys("which party gained the most seats?", _vocabulary("Seats"))
+    assert ("operation", "max@") in unread and ("operation", "max@Seats") not in unread, unread
+    verb = _keys("which coach lost the most games?", _vocabulary("Games", "Won", "Lost"))
+    assert ("operation", "max@Lost") in verb and ("column", "Games") not in verb, verb
+
+
+def test_a_decimal_without_its_leading_zero_is_a_threshold():
+    assert ("number", "0.5") in _anchors("how many coaches had a winning percentage above .500?")

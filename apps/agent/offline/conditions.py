@@ -153,7 +153,8 @@ def unread_part_of_values(a: Analyzer, plan: Plan) -> str | None:
     if a.lang != "en":
         return None
     filtered = {f.column for f in plan.filters if not _planners_own(a, f)}
-    starts = {t.start for t in a.terms}
+    # a column named by a noun ("aircraft"), not by a verb ("aired" of Original air date, "released")
+    starts = {t.start for t in a.terms if not a.text[t.start : t.end].endswith("ed")}
     for start, end in leftover_spans(a.text, a.taken):
         word = a.text[start:end]
         if len(word) < 3 or word in lx.STOPWORDS_EN or singular(word) in lx.STOPWORDS_EN:

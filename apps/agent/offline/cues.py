@@ -13,10 +13,19 @@ from django.utils.translation import gettext as _
 from apps.agent import durations
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.plan import Lang
-from apps.agent.offline.schema_terms import CONCEPT_PART, ColumnView, Schema, Term, alias_pattern, fold, name_pieces
+from apps.agent.offline.schema_terms import (
+    CONCEPT_PART,
+    ColumnView,
+    Schema,
+    Term,
+    alias_pattern,
+    fold,
+    name_pieces,
+    name_words,
+)
 from apps.agent.offline.timewords import _number
 from apps.agent.offline.wording import speaking
-from apps.datasets.query.resolve import ONE_PERIOD_ZH
+from apps.datasets.query.resolve import CHANGE_COLUMN, ONE_PERIOD_ZH
 
 _N = r"(\d+|[一二两三四五六七八九十]+|one|two|three|four|five|six|seven|eight|nine|ten)"
 _CLASS = r"\s*(?:名|个|位|大|家|款|种|项|条|笔|只|件)?"
@@ -39,9 +48,15 @@ _QUANTILE = re.compile(
     r"(\d{1,2})\s*(?:分位|%分位|th percentile|st percentile|nd percentile|rd percentile)|(?<![a-z])p(\d{1,2})(?!\d)"
 )
 # "10,000" is ten thousand; the unit k/m stands alone ("4 matches" is 4)
-_NUMBER = r"(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s*(万|千|million|thousand|billion|k(?![a-z])|m(?![a-z]))?"
+_NUMBER = (  # ".500": a decimal without its leading zero, as a winning percentage is written
+    r"(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?|-?(?<![\w.])\.\d+)"
+    r"\s*(万|千|million|thousand|billion|k(?![a-z])|m(?![a-z]))?"
+)
 _METRES = re.compile(r"\(m\)|(?<![a-z])(?:metres|meters|m)(?![a-z])")
 _UNIT = {"万": 1e4, "千": 1e3, "k": 1e3, "m": 1e6, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+# a column counted in a scale of its own: "U.S. viewers (millions)", "Population (thousands)"
+_IN_SCALE = re.compile(r"\((?:in\s+)?(thousand|million|billion)s?\)")
+SCALE_WORDS = frozenset(("thousand", "thousands", "million", "millions", "billion", "billions"))
 
 
 def _n(text: str) -> int:
@@ -204,16 +219,21 @@ def _row_counts(text: str, question: str, taken: bytearray, schema: Schema, term
     return found
 
 
-def _top_places(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
+def _top_places(text: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
     """ "to place in the top 50", "finished in the top 10": a finishing place of at most that number, on the
-    table's one finishing-place column (Rank, Pos.); the verb read with it."""
+    table's one finishing-place column (Rank, Pos.); the verb read with it, and the column's own name
+    ("positions" of Pos) inside it."""
     finishing = [v for v in schema.views if v.finishing]
     if len(finishing) != 1:
         return []
     found = []
+    free = bytearray(taken)
+    for t in terms:
+        if t.kind == "column" and t.column == finishing[0].name:
+            free[t.start : t.end] = bytes(t.end - t.start)
     for m in _TOP_PLACES.finditer(text):  # "finished in the top 10", "of those in the top 15 positions"
         n = _position_number(m.group("n") or m.group("m"))
-        if n is None or not _free(taken, m.start(), m.end()):
+        if n is None or not _free(free, m.start(), m.end()):
             continue
         view = finishing[0]
         found.append(Threshold(view.name, "<=", n, str(n), m.start(), m.end()))
@@ -236,6 +256,47 @@ def _top_places(text: str, taken: bytearray, schema: Schema) -> list[Threshold]:
         if view.lo <= n <= view.hi and not _BOUND_AFTER.match(text, m.end()):
             found.append(Threshold(view.name, "=", n, str(n), start, end))
             _claim(taken, start, end)
+    return found
+
+
+# "longer than 600 km", "taller than 300 m", "over 4,000 m high": a size said with the degree that names its column
+# (Length (km), Height (m)); the unit said picks between columns of one size in two units (Height (m), (ft))
+_DEGREE_ER = {"taller": ("tall", ">"), "longer": ("long", ">"), "deeper": ("deep", ">"), "wider": ("wide", ">")}
+_DEGREE_ER |= {"heavier": ("heavy", ">"), "lighter": ("light", "<"), "shallower": ("shallow", "<")}
+_DEGREE_ER |= {"narrower": ("narrow", "<")}
+_SIZE_UNIT = r"(?:\s*(?P<unit>m|km|ft|feet|metres|meters|kg|mi|miles|lb|lbs|t|tonnes)(?![a-z]))?"
+_DEGREE_THAN = re.compile(rf"(?<![a-z])(?P<adj>{'|'.join(_DEGREE_ER)})\s+than\s+(?P<n>\d[\d,]*(?:\.\d+)?){_SIZE_UNIT}")
+_SIZE_HIGH = re.compile(
+    r"(?<![a-z])(?P<cmp>over|under|above|below|more than|less than|at least|at most)\s+(?P<n>\d[\d,]*(?:\.\d+)?)"
+    rf"{_SIZE_UNIT}\s+(?P<adj>high|tall|long|deep|wide|heavy)(?![a-z])"
+)
+_SIZE_OPS = {"over": ">", "above": ">", "more than": ">", "at least": ">=", "under": "<", "below": "<"}
+_SIZE_OPS |= {"less than": "<", "at most": "<="}
+_DEGREE_OF = {"high": ("height", "elevation", "altitude"), **lx.DEGREE_NOUNS}
+_UNIT_NAMES = {"feet": "ft", "metres": "m", "meters": "m", "miles": "mi", "lbs": "lb", "tonnes": "t"}
+
+
+def _sizes(text: str, question: str, taken: bytearray, schema: Schema) -> list[Threshold]:
+    """A size compared with a number (comment above), on the one column its degree names (in the unit said)."""
+    found = []
+    for m in [*_DEGREE_THAN.finditer(text), *_SIZE_HIGH.finditer(text)]:
+        if not _free(taken, m.start(), m.end()):
+            continue
+        adjective = m.group("adj")
+        stem, op = _DEGREE_ER[adjective] if adjective in _DEGREE_ER else (adjective, _SIZE_OPS[m.group("cmp")])
+        nouns = _DEGREE_OF[stem]
+        columns = [v for v in schema.of("measure") if any(n in name_words(v.name) for n in nouns)]
+        unit = _UNIT_NAMES.get(m.group("unit") or "", m.group("unit") or "")
+        if unit and len(columns) > 1:
+            columns = [v for v in columns if re.search(rf"\(\s*{re.escape(unit)}\s*\)", fold(v.name))]
+        if len(columns) != 1:
+            continue
+        value = float(m.group("n").replace(",", ""))
+        label = question[m.start("n") : m.end("unit") if m.group("unit") else m.end("n")]
+        found.append(
+            Threshold(columns[0].name, op, int(value) if value.is_integer() else value, label, m.start(), m.end())
+        )
+        _claim(taken, m.start(), m.end())
     return found
 
 
@@ -343,7 +404,7 @@ def _comparator_patterns() -> tuple[tuple[str, str, bool, re.Pattern[str]], ...]
 
 def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
     found = _ages(text, question, taken, schema) + _durations(text, question, taken, schema, terms)
-    found += _comparatives(text, question, taken, schema)
+    found += _comparatives(text, question, taken, schema) + _sizes(text, question, taken, schema)
     measures = [t for t in terms if t.kind == "column" and schema.by_name[t.column].category == "measure"]
     for op, word, after, pattern in _comparator_patterns():
         if word not in text:
@@ -358,9 +419,12 @@ def _thresholds(text: str, question: str, taken: bytearray, schema: Schema, term
             unit = m.group(2) or ""
             if unit == "m" and _METRES.search(fold(column)):
                 unit = ""  # "a prominence below 1000 m" over Prominence (m): metres, not millions
+            scale = _IN_SCALE.search(fold(column))
+            if scale is not None and unit and unit[0] == scale.group(1)[0]:
+                unit = ""  # "more than 6.5 million viewers" over Viewers (millions): 6.5 as the column holds it
             value = float(m.group(1).replace(",", "")) * _UNIT.get(unit, 1.0)
             number = int(value) if value.is_integer() else value
-            label = question[m.start(1) : m.end(2) if m.group(2) else m.end(1)]
+            label = question[m.start(1) : m.end(2) if m.group(2) and scale is None else m.end(1)]
             if question[m.end(1) : m.end(1) + 1] == "%" and not m.group(2):
                 label += "%"  # "less than 40% of the vote" over Vote %: said back as written
             said = op
@@ -982,7 +1046,9 @@ def _ranking(text: str, terms: list[Term], taken: bytearray, cues: Cues, schema:
     anchors = [t.end for t in terms if t.kind == "column"] + ([cues.rate_end] if cues.rate_end >= 0 else [])
     after_term = any(0 <= s - end <= 2 and _CJK_ONLY.match(text[s:e]) for s, e, _w in superlative for end in anchors)
     with_the = re.search(
-        r"(with|has|have|had|had the|sold|sells|earn|earns)\s+(the\s+)?(" + _HIGH + "|" + _LOW + ")", text
+        r"(with|has|have|had|had the|sold|sells|earn|earns|earned|won|lost|drew|scored|conceded|played|received)"
+        r"\s+(the\s+)?(" + _HIGH + "|" + _LOW + ")",
+        text,
     )
     comparative = _THE_COMPARATIVE.search(text) if which else None
     if comparative is not None and not _free(taken, comparative.start("w"), comparative.end("w")):
@@ -1148,7 +1214,7 @@ def _results(text: str, taken: bytearray, schema: Schema, terms: list[Term]) -> 
 
 def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken: bytearray) -> Cues:
     cues = Cues()
-    places = _top_places(text, taken, schema)  # "to place in the top 50": a place, not a top 50
+    places = _top_places(text, taken, schema, terms)  # "to place in the top 50": a place, not a top 50
     places += _places_in_text(text, taken, schema)  # "came in 3rd" over cells "3rd, Atlantic"
     _place_values(text, terms, taken)
     _top(text, taken, cues)
@@ -1221,9 +1287,6 @@ ONE_PERIOD = re.compile(r"(?<![a-z])in (?:a|one|a single) (?:day|month|year|seas
 # nor "how much did it rise" (a value). "lost"/"gained" need their object ("lost seats"): "how many games did
 # they lose" is the results' (cues._results). Without such a column of numbers, the question is refused: no
 # reading would keep those rows.
-CHANGE_COLUMN = re.compile(
-    r"(?i)(?<![a-z])(?:change|chg|swing|growth|gain|gains|difference|diff|net)(?![a-z])|[±Δ]|^\s*\+\s*/\s*[-–−]\s*$"
-)
 _CHANGE_ASKED = re.compile(r"^\s*(?:how many|number of|which|what|who|name|list)(?![a-z])")
 _CHANGE_DOWN = rf"{lx.FALL_WORDS}|negative change"
 _CHANGE_UP = rf"{lx.RISE_WORDS}|positive change"

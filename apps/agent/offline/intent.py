@@ -19,12 +19,13 @@ from apps.agent.offline import lexicon as lx
 from apps.agent.offline.ambiguity import Readings, ask_sold, read
 from apps.agent.offline.conditions import ask_about_conditions, ask_about_left_out
 from apps.agent.offline.cues import (
-    CHANGE_COLUMN,
     EDGE_WORDS,
     ONE_PERIOD,
     PLACE_VERB,
+    SCALE_WORDS,
     Cues,
     Threshold,
+    change_columns,
     find_words,
     read_cues,
 )
@@ -34,6 +35,7 @@ from apps.agent.offline.metrics import MetricBuilder
 from apps.agent.offline.plan import Group, Lang, Metric, Plan
 from apps.agent.offline.rankings import (
     ASKS_FOR_A_VALUE,
+    ONE_ROW_EACH,
     ask_about_breakdown,
     ask_about_ranking,
     ask_about_single_row,
@@ -53,7 +55,7 @@ from apps.agent.offline.timewords import (
 )
 from apps.agent.offline.wording import speaking
 from apps.datasets.ingest.profile import TableProfile
-from apps.datasets.query.resolve import adds_up_what_follows
+from apps.datasets.query.resolve import CHANGE_COLUMN, CHANGE_RANKED, adds_up_what_follows
 from apps.datasets.query.spec import Filter
 
 _HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次个])")
@@ -93,11 +95,21 @@ _OUTCOME_VERB = re.compile(
     r"^\s*how many\s+(?P<noun>[a-z][a-z' \-]*?)\s+(?:did|do|does|have|has|had)\s+(?:[a-z'\-]+\s+){0,6}?"
     r"(?P<verb>win|won|lose|lost|draw|drew|drawn)(?![a-z])"
 )
+_SCALE_AFTER_NUMBER = re.compile(r"\d\s*$")
+_AGE_EDGE = re.compile(r"(?<![a-z])(?:oldest|newest)(?![a-z])")
+_PLAIN_NOUN = re.compile(r"[a-z]+s(?![a-z])")  # "goals", "games", "matches": what a verb's column counts
+_SUPERLATIVE_AFTER_VERB = re.compile(r"\s+(?:the\s+)?(?:most|fewest|least|more|fewer)\s+")
+_CONTESTS = re.compile(
+    r"(?:total\s+)?(?:games|matches|races|fights|bouts|contests|events|rounds|heats|duels|battles|times|grands prix)"
+)
 _WON = ("wins", "won", "w", "victories")
 _LOST = ("losses", "lost", "l", "defeats")
 _DRAWN = ("draws", "drawn", "d")
 _OUTCOME_COLUMNS = {"win": _WON, "won": _WON, "lose": _LOST, "lost": _LOST, "draw": _DRAWN, "drew": _DRAWN}
 _OUTCOME_COLUMNS["drawn"] = _DRAWN
+# verbs that name a column of their own in the tables spoken_names knows: "lost the most games" (L, Lost), "scored
+# the most goals" (GF), "conceded the fewest goals" (GA)
+_VERB_COLUMNS = frozenset((*_OUTCOME_COLUMNS, "scored", "conceded", "allowed"))
 
 
 def _year_of(value: object) -> int | None:
@@ -147,6 +159,19 @@ class Analyzer:
         added = self._implied_terms(terms)
         self.outcome_note = ""  # "how many races did he win" read on Wins, said under the answer
         terms = self._outcome_counted(terms)
+        self.change_ranked: tuple[int, int, bool] | None = None  # "lost the most seats": where, and whether a fall
+        self.change_unread = ""  # … said where the table has no one column of changes: refused
+        terms = self._changes_ranked(terms)
+        terms = self._period_of_a_row(terms) + self._age_ranked(terms)
+        # "more than 6.5 million viewers": "million" is the number's scale (the threshold reads it), not the
+        # column Viewers (millions) named a second time
+        terms = [
+            t
+            for t in terms
+            if not _SCALE_AFTER_NUMBER.search(self.text, 0, t.start)
+            or t.end - t.start > 9
+            or self.text[t.start : t.end] not in SCALE_WORDS
+        ]
         terms, self.present = self._presence(sorted(self._without_modifiers(terms) + added, key=lambda t: t.start))
         self.readings: Readings = read(question, self.text, self.schema, terms, self.lang)
         self.terms = self.readings.terms
@@ -165,6 +190,7 @@ class Analyzer:
         for start, end in spans:
             _claim(self.taken, start, end)
         self.time_col = self.schema.time_column([t.column for t in self.terms if t.kind == "column"])
+        self.time_col = self.time_col or self._event_years()
         found = find_time_filters(self.text, self.time_col)
         if self.time_col is not None:  # "一季度" names a value of the 季度 column; "before the year 2000" its name
             period = self.time_col.period
@@ -189,6 +215,7 @@ class Analyzer:
         for t in [t for t in self.terms if t.kind == "column" and t.column in texty]:  # "released" of Release Date
             _claim(self.taken, t.start, t.end)  # is the period's own column, read by the period's filter
             self.terms.remove(t)
+        self._event_verbs(found)
         self.named_periods = found  # as the question names them, before several years merge into one filter
         self._others_read(found)
         self.time_filters, self.years = merge_years(found)
@@ -200,6 +227,7 @@ class Analyzer:
             self.terms = [t for t in self.terms if t.kind != "column" or t.start not in edge_span]
         self.cues: Cues = read_cues(question, self.text, self.schema, self.terms, self.taken)
         self.cues.thresholds += pieces + self.present + self._no_result()
+        self._rank_the_change()
         self.terms = [t for t in self.terms if not self._unit_of_threshold(t) and not self._inside_threshold(t)]
         if any(self.schema.by_name[t.column].place for t in self.cues.thresholds if t.op in ("=", "<=")):
             for m in PLACE_VERB.finditer(self.text):  # "came in 3rd place": the verb of the place read
@@ -283,13 +311,21 @@ class Analyzer:
         """ "how many races did he win in his career" over a table of seasons with a Wins column: the wins added
         up, not the races; the counted noun (a column of numbers itself) only says what was won."""
         m = _OUTCOME_VERB.match(self.text) if self.lang == "en" else None
-        if m is None or any(t.start < m.end("verb") and m.start("verb") < t.end for t in terms):
+        if m is None:
             return terms
         names = _OUTCOME_COLUMNS[m.group("verb")]
         columns = [v for v in self.schema.of("measure") if fold(v.name).strip(" .") in names]
+        verb = [t for t in terms if t.start < m.end("verb") and m.start("verb") < t.end]
+        if verb and not (
+            _CONTESTS.fullmatch(m.group("noun")) and [t.column for t in verb] == [c.name for c in columns]
+        ):
+            return terms  # the verb names another column; or W named by "win" counts no games said
+        terms = [t for t in terms if t not in verb]
         counted = [t for t in terms if t.kind == "column" and m.start("noun") <= t.start < m.end("noun")]
         if len(columns) != 1 or any(self.schema.by_name[t.column].category != "measure" for t in counted):
             return terms  # "how many teams won …": the teams are counted
+        if not counted and not _CONTESTS.fullmatch(m.group("noun")):
+            return terms  # "how many championships did the team win": a title, not a game the Wins column counts
         with speaking(self.lang):
             self.outcome_note = _("Read “%(noun)s … %(verb)s” as %(column)s.") % {
                 "noun": self.question[m.start("noun") : m.end("noun")],
@@ -299,6 +335,83 @@ class Analyzer:
         # the rows counted, as won: first, with the noun's own column (Races) shown beside it
         read = Term(columns[0].name, "column", m.start("noun"), m.start("noun"), 2.0)
         return sorted([*terms, read], key=lambda t: (t.start, t.end))
+
+    def _age_ranked(self, terms: list[Term]) -> list[Term]:
+        """ "what is the oldest stadium", "the newest building": ranked by the data's one column of the years its
+        rows began (Opened, Built, Founded), the earliest first for the oldest; as if the column were named."""
+        m = _AGE_EDGE.search(self.text) if self.lang == "en" and self.change_ranked is None else None
+        years = [v for v in self.schema.views if v.years]
+        if m is None or len(years) != 1 or any(t.kind == "column" and self.view(t).years for t in terms):
+            return []
+        if self.schema.of("time", "year") or any(self.schema.concept_column(c) for c in ("age",)):
+            return []  # a date or an Age column says how old, not this one
+        self.change_ranked = (m.start(), m.end(), m.group(0) == "oldest")
+        return [Term(years[0].name, "column", m.end(), m.end(), 2.0)]
+
+    def _event_years(self) -> ColumnView | None:
+        """ "how many stadiums opened after 2000", "who was elected before 1990": the one column of years an event
+        happened in (Opened, First elected), named in the question, is its time column when the data has none."""
+        named = {t.column for t in self.terms if t.kind == "column" and self.schema.by_name[t.column].years}
+        return replace(self.schema.by_name[named.pop()], category="year") if len(named) == 1 else None
+
+    def _event_verbs(self, found: list[TimeFilter]) -> None:
+        """The event's own word right before its period ("opened" of "opened after 2000") is read by the filter."""
+        if self.time_col is None or not self.schema.by_name[self.time_col.name].years:
+            return
+        for t in [t for t in self.terms if t.kind == "column" and t.column == self.time_col.name]:
+            if any(0 <= f.start - t.end <= 1 for f in found):
+                _claim(self.taken, t.start, t.end)
+                self.terms.remove(t)
+
+    def _period_of_a_row(self, terms: list[Term]) -> list[Term]:
+        """ "who scored the most goals in a single season" over a table of one row per season: the season is the
+        row, so the extreme is one row's, not each season's total; the words are read (kept as a modifier)."""
+        one = ONE_PERIOD.search(self.text) if self.lang == "en" else None
+        if one is None or not self.schema.row_count:
+            return terms
+        inside = [t for t in terms if t.kind == "column" and one.start() <= t.start and t.end <= one.end()]
+        views = [self.schema.by_name[t.column] for t in inside]
+        if len(inside) != 1 or views[0].category in ("measure", "time", "year"):
+            return terms  # over a Year column each year's best is ranked, and said with its year (_one_period)
+        present = self.schema.row_count * (1 - views[0].null_ratio)
+        if views[0].distinct < ONE_ROW_EACH * present:
+            return terms  # many rows a season: each season's total is what is ranked (_one_period)
+        self.implied_spans.append((one.start(), one.end()))
+        return [t for t in terms if t is not inside[0]]
+
+    def _rank_the_change(self) -> None:
+        """The ranking `_changes_ranked` read: by the change, the largest fall first for a loss (its verb read);
+        or the refusal when the table has no one column of changes."""
+        if self.change_ranked is not None:
+            start, end, down = self.change_ranked
+            self.cues.ranking, self.cues.ascending = True, down
+            _claim(self.taken, start, end)
+        elif self.change_unread and self.cues.unsupported is None:
+            self.cues.unsupported = ("change", self.change_unread)
+
+    def _changes_ranked(self, terms: list[Term]) -> list[Term]:
+        """ "which party lost the most seats", "who gained the most votes": ranked by the table's one column of
+        changes ("+/–"), the largest fall first for a loss; never by the amount held (Seats). Without one such
+        column of numbers the question is refused."""
+        if self.lang != "en":
+            return terms
+        for m in CHANGE_RANKED.finditer(self.text):
+            said = next((t for t in terms if t.kind == "column" and t.start == m.end()), None)
+            if said is None or self.schema.by_name[said.column].category != "measure":
+                continue
+            if any(t.kind == "column" and t.start < m.end("verb") and m.start() < t.end for t in terms):
+                return terms  # "which coach lost the most games": the verb names its own column (Lost)
+            if CHANGE_COLUMN.search(said.column):
+                return terms  # "gained the most net seats": the column of changes named itself
+            columns = change_columns(self.schema)
+            numeric = [v for v in columns if v.category == "measure"]
+            if len(columns) != 1 or len(numeric) != 1:
+                self.change_unread = self.question[m.start() : said.end]
+                return terms
+            self.change_ranked = (m.start(), m.end(), bool(m.group("down")))
+            read = replace(said, column=numeric[0].name)
+            return [read if t is said else t for t in terms]
+        return terms
 
     def _inside_threshold(self, term: Term) -> bool:
         """ "out of stock" holds the Stock column's name: the threshold reads it, no term of its own."""
@@ -469,6 +582,7 @@ class Analyzer:
             id(t)
             for t in columns
             if self.schema.by_name[t.column].category == "measure"
+            and t.start < t.end  # a measure implied by a degree ("the oldest stadium") is no modifier
             and not EDGE_WORDS.fullmatch(self.text[t.start : t.end])  # "the first party": not First elected's
             and not _RANKED_BY.search(self.text, 0, t.start)  # "his best ranking season": ranked by the measure
             and (
@@ -480,8 +594,29 @@ class Analyzer:
                 or self.text.startswith(("记录", "数据", "明细"), t.end)  # "多少条销售记录": records, not sales
             )
         }
-        self.modifiers = [(t.start, t.end) for t in terms if id(t) in dropped]
+        self.unit_spans: list[tuple[int, int]] = []
+        dropped |= {id(t) for t in self._units_of_outcomes(columns)}
+        self.modifiers = [(t.start, t.end) for t in terms if id(t) in dropped] + self.unit_spans
         return [t for t in terms if id(t) not in dropped]
+
+    def _units_of_outcomes(self, columns: list[Term]) -> list[Term]:
+        """ "which coach lost the most games", "who won the fewest matches": the column named by the verb (Lost,
+        Won) is what is ranked; the noun after the superlative (Games) only says what was lost."""
+        if self.lang != "en":
+            return []
+        units = []
+        for verb in columns:
+            if self.text[verb.start : verb.end] not in _VERB_COLUMNS:
+                continue
+            m = _SUPERLATIVE_AFTER_VERB.match(self.text, verb.end)
+            if m is None:
+                continue
+            unit = next((t for t in columns if t.start == m.end() and t is not verb), None)
+            if unit is not None and self.schema.by_name[unit.column].category == "measure":
+                units.append(unit)
+            elif unit is None and (noun := _PLAIN_NOUN.match(self.text, m.end())) is not None:
+                self.unit_spans.append(noun.span())  # "scored the most goals" over GF: the goals are GF's
+        return units
 
     def _years_in_text_dates(self, found: list[TimeFilter]) -> list[TimeFilter]:
         """ "how many games were played in 2009" over a text column of dates ("September 5, 2009"), when no date or

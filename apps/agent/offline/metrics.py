@@ -187,9 +187,9 @@ class MetricBuilder:
         ids = self.a.columns("id")
         if target is None and ids and not self.measures:
             target = ids[0]
-        if target is None or self.a.view(target).category not in ("id", "time", "flag"):
-            return self.unique("记录数" if self.zh else "count")
-        said = self.a.question[target.start : target.end]
+        said = self.a.question[target.start : target.end] if target is not None else ""
+        if target is None or self.a.view(target).category not in ("id", "time", "flag") or said.endswith("ed"):
+            return self.unique("记录数" if self.zh else "count")  # "how many episodes aired": no "number of aired"
         return self.unique(said + "数" if self.zh else f"number of {fold(said).strip()}")
 
     def add(self, metric: Metric, at: int) -> Metric:

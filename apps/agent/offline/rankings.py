@@ -278,7 +278,7 @@ def combined_spec(plan: Plan, result: ResultView) -> dict[str, Any] | None:
     group = plan.dims[0]
     names = [row[result.columns.index(group.name)] for row in result.rows] if group.name in result.columns else []
     metric = next((m for m in plan.metrics if plan.shown and m.name == plan.shown[0].name), None)
-    if len(names) < 2 or any(n is None for n in names) or metric is None or metric.func not in ("sum", "count"):
+    if len(names) < 2 or any(n is None for n in names) or metric is None or metric.func not in ("sum", "count", "avg"):
         return None
     spec = QuerySpec(
         filters=[*plan.filters, Filter(column=group.column, op="in", value=names)],

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from apps.agent.clarification import Clarification
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline import lookup
-from apps.agent.offline.cues import find_words, threshold_label
+from apps.agent.offline.cues import ONE_ROW_EACH, find_words, threshold_label
 from apps.agent.offline.plan import Lang, Metric, Plan, Shown, filter_label
 from apps.agent.offline.schema_terms import ColumnView, Term, listed_in_cells
 from apps.agent.offline.wording import names, speaking
@@ -241,6 +241,7 @@ def add_order(b: MetricBuilder) -> None:
             # "how many seats did the top two parties win combined": their total too, by a query of its own
             together = find_words(b.a.text, lx.COMBINED_WORDS, bytearray(len(b.a.text)))
             plan.combined_top = bool(together) and n is not None and n > 1 and len(plan.dims) == 1 and not per_period
+            plan.combined_top = plan.combined_top or _average_of_the_top(b, plan, n)
             for start, end, _word in together if plan.combined_top else []:
                 b.a.taken[start:end] = b"\x01" * (end - start)
         plan.kind = "ranking"
@@ -249,6 +250,20 @@ def add_order(b: MetricBuilder) -> None:
         plan.sort = [Sort(by=plan.time_group)] + [Sort(by=g.name) for g in plan.dims]
     elif plan.groups:
         plan.sort = [Sort(by=primary, desc=True)]
+
+
+_WHAT_VALUE = re.compile(r"^\s*(?:what|how much|how many)(?![a-z])")
+
+
+def _average_of_the_top(b: MetricBuilder, plan: Plan, n: int | None) -> bool:
+    """ "what is the average number of gold medals won by the top four nations": one average over the top N rows
+    (each nation one row), not each nation's average of its one row."""
+    if n is None or n < 2 or len(plan.dims) != 1 or not _WHAT_VALUE.match(b.a.text):
+        return False
+    metric = next((m for m in plan.metrics if plan.shown and m.name == plan.shown[0].name), None)
+    view = b.a.schema.by_name[plan.dims[0].column]
+    present = b.a.schema.row_count * (1 - view.null_ratio)
+    return metric is not None and metric.func == "avg" and view.distinct >= ONE_ROW_EACH * present > 0
 
 
 def _kind(plan: Plan) -> None:

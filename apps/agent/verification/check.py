@@ -26,7 +26,7 @@ from apps.agent.verification.inputs import (
     ToolCallRecord,
     VerifyInput,
 )
-from apps.agent.verification.numbers import Mention, canonical_date, count_word, find_mentions, mentions_of
+from apps.agent.verification.numbers import UNITS, Mention, canonical_date, count_word, find_mentions, mentions_of
 from apps.agent.verification.patterns import find_fake_data
 from apps.agent.verification.queries import QueryFacts
 from apps.agent.verification.superlatives import (
@@ -232,7 +232,12 @@ class _Checker:
         return self._words
 
     def _from_question(self, mention: Mention) -> bool:
-        return any(_same(mention.value, a.value) for a in self.asked)
+        """The number as the question said it; or without the scale said with it ("more than 6.5 million
+        viewers" over Viewers (millions): 6.5)."""
+        return any(
+            _same(mention.value, a.value) or (UNITS[a.unit] >= 1e3 and _same(mention.value, a.value / UNITS[a.unit]))
+            for a in self.asked
+        )
 
     def _in_choice(self, mention: Mention) -> bool:
         return any(start <= mention.start and mention.end <= end for start, end in self.choices)

@@ -22,6 +22,8 @@ from apps.agent.verification.verdict import Coverage
 from apps.agent.verification.vocabulary import LabelFinder, Vocabulary, norm
 from apps.datasets.query.resolve import (
     CENTURY,
+    CHANGE_COLUMN,
+    CHANGE_RANKED,
     LEAVES_OUT,
     ONE_PERIOD_ZH,
     PERCENT_NAME,
@@ -226,7 +228,10 @@ def question_anchors(question: str, vocab: Vocabulary | None) -> list[Anchor]:
     anchors += [Anchor(m.group(0), "operation", op) for m, op in operations]
     if vocab is not None:
         extremes = _extremes_of_columns(question, operations, vocab)
+        units = {a.key.split("@", 1)[1] for a in extremes if a.key.startswith("unit@")}
+        extremes = [a for a in extremes if not a.key.startswith("unit@")]
         counted = {a.key.split("@", 1)[1] for a in extremes} - {c for c, r in vocab.columns.items() if r == "measure"}
+        counted |= units
         anchors += extremes  # "the most series": the Series counted per group, which applies the column as well
         anchors += [a for a in _data_anchors(asked, vocab) if a.kind != "column" or a.key not in counted]
     return _unique(anchors)
@@ -260,6 +265,10 @@ def _extremes_of_columns(
     for m, op in operations:
         if op not in ("max", "min"):
             continue
+        verbal = _extreme_of_a_verb(question, m, op, spans, vocab)
+        if verbal:
+            out += verbal
+            continue
         for word, start, end in spans:
             after = _EXTREME_GAP_EN.fullmatch(question, m.end(), start) is not None and m.end() < start
             before = end <= m.start() and _EXTREME_GAP_ZH.fullmatch(question, end, m.start()) is not None
@@ -269,6 +278,32 @@ def _extremes_of_columns(
                 out.append(Anchor(text, "operation", f"{op}@{words[word]}{per}"))
                 break
     return out
+
+
+def _extreme_of_a_verb(
+    question: str, m: re.Match[str], op: str, spans: list[tuple[str, int, int]], vocab: Vocabulary
+) -> list[Anchor]:
+    """The extreme a verb before the superlative says, with the column named after it read as its unit (an anchor
+    "unit@column": no column of its own to apply). "which coach lost the most games": the column the verb names
+    (Lost) is ranked. "which party lost the most seats": the table's one column of changes (+/–), the largest
+    fall first; with no such column nothing can apply it. [] when no verb is said there."""
+    words = vocab.column_words()
+    unit = next((s for s in spans if _EXTREME_GAP_EN.fullmatch(question, m.end(), s[1])), None)
+    verb = next(
+        (s for s in spans if _OUTCOME_VERB.fullmatch(s[0]) and _VERB_GAP.fullmatch(question, s[2], m.start())), None
+    )
+    changed = next((c for c in CHANGE_RANKED.finditer(question) if c.start() <= m.start() < c.end()), None)
+    if verb is not None:
+        said = question[verb[1] : unit[2] if unit else m.end()]
+        found = [Anchor(said, "operation", f"{op}@{words[verb[0]]}")]
+    elif changed is not None and unit is not None and not CHANGE_COLUMN.search(words[unit[0]]):
+        said = question[changed.start() : unit[2]]
+        changes = [c for c in vocab.columns if CHANGE_COLUMN.search(c)]
+        ranked = changes[0] if len(changes) == 1 else ""
+        found = [Anchor(said, "operation", f"{'min' if changed['down'] else 'max'}@{ranked}")]
+    else:
+        return []
+    return found + ([Anchor(said, "operation", f"unit@{words[unit[0]]}")] if unit is not None else [])
 
 
 def _extreme_applied(
@@ -296,6 +331,8 @@ def _extreme_applied(
 
 
 _PER_AFTER = re.compile(r"\s+per\s+\w", re.IGNORECASE)
+_OUTCOME_VERB = re.compile(r"won|lost|drew|drawn|win|lose|scored|conceded|allowed")
+_VERB_GAP = re.compile(r"\s+(?:the\s+)?", re.IGNORECASE)
 _SHORT_YEAR = re.compile(r"\s?年(?![龄级])")
 
 
@@ -325,6 +362,14 @@ _COUNTED_BY_THE_COLUMN_BEFORE = re.compile(
 )
 
 
+_IN_ONE = re.compile(r"(?<![a-z])in (?:a|one|a single) $", re.IGNORECASE)
+
+
+def _word_end(text: str, start: int) -> int:
+    m = re.compile(r"\w+").match(text, start)
+    return m.end() if m else start
+
+
 def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
     words = vocab.column_words()
     values = LabelFinder()
@@ -346,6 +391,12 @@ def _data_anchors(question: str, vocab: Vocabulary) -> list[Anchor]:
         following = spans[i + 1][1] if i + 1 < len(spans) else -1
         if adds_up_what_follows(word, question, _end, following):
             continue  # "the total number of bronze medals" beside a Total column: how Bronze is added up
+        if (
+            words[word] in vocab.one_per_row
+            and _IN_ONE.search(question, 0, start)
+            and _end == _word_end(question, start)
+        ):
+            continue  # "the most goals in a single season" over one row per season: the season is a row
         if i and _COUNTED_BY_THE_COLUMN_BEFORE.fullmatch(question, spans[i - 1][2], start):
             continue  # "won at least 4 matches": what the number of the Won column counts (the number is checked)
         # "damaged units" names one thing (the column damaged) with two column words: either applies it.
@@ -411,9 +462,21 @@ def _number_applied(anchor: Anchor, fact: QueryFacts) -> str | None:
     wanted = float(anchor.key)
     if any(_close(v, wanted) or _close(v * 100, wanted) for v in fact.parameter_numbers()):
         return _("used as a query parameter")
+    scale = _SCALE_SAID.search(anchor.text)  # "6.5 million" over Viewers (millions): 6.5 as the column holds it
+    said = fact.spec.model_dump_json().lower() if fact.spec is not None else fact.sql.lower()
+    if (
+        scale is not None
+        and f"({scale.group(1).lower()}s)" in said
+        and any(_close(v * _SCALES[scale.group(1).lower()], wanted) for v in fact.parameter_numbers())
+    ):
+        return _("used as a query parameter")
     if _inside_filtered_value(anchor.text, fact):
         return _("part of a value filtered on")
     return None
+
+
+_SCALE_SAID = re.compile(r"\d\s*(thousand|million|billion)s?\b", re.IGNORECASE)
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 
 def _inside_filtered_value(number: str, fact: QueryFacts) -> bool:
@@ -449,6 +512,8 @@ def _period_applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) 
         re.search(rf"(?<!\d){year}(?!\d)", c) for c in fact.columns if fact.references(c)
     ):
         return _("the column of %(period)s") % {"period": year}  # "the population in 2010": Population 2010
+    if re.fullmatch(r"(?:1[0-9]|20|21)\d{2}", year) and float(year) in fact.parameter_numbers():
+        return _("filtered on %(period)s") % {"period": year}  # "opened after 2000" over a column of years (Opened)
     return None
 
 

@@ -57,11 +57,12 @@ _SPELLED_UNITS = {"percent": "%", "per cent": "%", "pct": "%"}
 # engine would otherwise try every alternative at every position of the draft.
 _HYPHEN_RANGE = re.compile(r"(?<![\w.\-])(?P<a>\d{1,6})-(?P<b>\d{1,6})(?![\w.\-])")
 _NUMBER = re.compile(
-    r"(?=[-+−\d$¥￥€£＄A-Z])(?<![A-Za-z0-9_.\-{])"
+    r"(?=[-+−\d$¥￥€£＄A-Z.])(?<![A-Za-z0-9_.\-{])"
     r"(?P<sign>[-+−])?"
     # A sign written after the currency ("$-5.2") is as much the number's sign as one before it.
     rf"(?:(?P<cur>{_CURRENCY})\s?(?P<sign2>[-+−])?)?"
-    r"(?>(?P<int>\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?!\d)|\d+)"
+    # ".500" (a winning percentage as sports tables write it): a decimal without its leading zero
+    r"(?>(?P<int>\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?!\d)|\d+|(?=\.\d))"
     r"(?:\.(?P<frac>\d+))?)"
     r"(?!\.[A-Za-z])"  # "2025.xlsx" names a file
     rf"(?:\s?(?P<unit>{_UNIT})"

@@ -26,6 +26,8 @@ _WORD = re.compile(r"[0-9a-z_]")
 
 
 _BRACKETED = re.compile(r"\s*[(\[][^()\[\]]{1,20}[)\]]\s*$")
+_PERCENT_SAID = ("percentage", "percent")
+ONE_ROW_EACH = 0.9  # distinct values per present row above which each row has its own
 
 
 def norm(text: Any) -> str:
@@ -139,6 +141,8 @@ class Vocabulary:
     values: dict[str, str] = field(default_factory=dict)  # normalised value -> its column
     raw_values: dict[str, str] = field(default_factory=dict)  # normalised value -> as written in the data
     time_spans: list[tuple[str, str]] = field(default_factory=list)  # (min, max) of time columns, ISO text
+    # columns with a value of their own on (almost) every row: a Season column of one row per season
+    one_per_row: set[str] = field(default_factory=set)
     # the column words and their finder, worked out once per check (coverage, binding and evidence all read them)
     _words: tuple[tuple[int, int], dict[str, str], LabelFinder] | None = field(default=None, repr=False, compare=False)
 
@@ -148,8 +152,12 @@ class Vocabulary:
     ) -> Vocabulary:
         vocab = cls()
         for profile in profiles:
+            rows = int(profile.get("row_count") or 0)
             for column in profile.get("columns", []):
                 vocab._add_column(column)
+                present = rows * (1 - float(column.get("null_ratio") or 0))
+                if rows and column.get("name") and int(column.get("distinct_count") or 0) >= ONE_ROW_EACH * present:
+                    vocab.one_per_row.add(str(column["name"]))
         for term, column in (synonyms or {}).items():
             if column in vocab.columns and len(norm(term)) >= 2:
                 vocab.synonyms[norm(term)] = column
@@ -200,6 +208,9 @@ class Vocabulary:
         bare = [(norm(_BRACKETED.sub("", name)), name) for name in self.columns if _BRACKETED.search(name)]
         shared = {w for w, _name in bare if sum(1 for other, _n in bare if other == w) > 1}  # (mi) and (km)
         words.update({w: name for w, name in bare if len(w) >= 3 and w not in words and w not in shared})
+        # "Win %" as people say it: "win percentage", "win percent"
+        spelt = [(norm(name), name) for name in self.columns if "%" in name and re.search(r"[^\W\d_]", name)]
+        words.update({re.sub(r"\s*%", f" {said}", w).strip(): name for w, name in spelt for said in _PERCENT_SAID})
         # "goal difference" for GD, "points" for Pts: the words people say for a league or player table's headers
         words.update({norm(w): name for name, said in spoken_names(self.columns).items() for w in said})
         words.update(self.synonyms)

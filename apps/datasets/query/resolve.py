@@ -242,16 +242,18 @@ _STANDINGS = {
     "pld": ("played", "games played", "matches played"),
     "gp": ("played", "games played"),
     "mp": ("played", "matches played"),
-    "gf": ("goals for", "goals scored"),
-    "f": ("goals for", "goals scored"),
-    "ga": ("goals against", "goals conceded"),
-    "a": ("goals against", "goals conceded"),
+    "gf": ("goals for", "goals scored", "scored"),
+    "f": ("goals for", "goals scored", "scored"),
+    "ga": ("goals against", "goals conceded", "conceded", "allowed"),
+    "a": ("goals against", "goals conceded", "conceded", "allowed"),
     "gd": ("goal difference",),
     "pts": ("points",),
 }
 
 
 _ANY_TABLE = {k: _STANDINGS[k] for k in ("pts", "pld")}  # no other table writes these
+_ANY_TABLE |= {"pos": ("position",)}  # "Pos.": "their lowest position"
+_STANDINGS["pos"] = _ANY_TABLE["pos"]
 # A player's statistics, season by season (GP beside PPG, MPG…): "how many games did he play for boston" adds up GP
 _PLAYER_STATS = {
     "gp": ("games", "games played", "played"),
@@ -272,11 +274,28 @@ _APPEARANCES = {"apps": ("appearances", "games", "matches", "caps"), "gls": ("go
 # south korea win", "how many medals total did ranks 10-15 earn"; "bronze medals" is Bronze's, the longer name
 _MEDALS = {
     "total": ("medals", "medal", "total medals", "medal count", "medals total"),
+    "noc": ("nation", "nations", "country", "countries", "team", "teams"),  # a National Olympic Committee
     **{metal: (f"{metal} medals", f"{metal} medal", f"{metal}s") for metal in ("gold", "silver", "bronze")},
 }
 
 
 _OUTCOMES_SPELT = {"wins": ("won", "win"), "losses": ("lost", "lose"), "draws": ("drawn", "drew"), "ties": ("tied",)}
+# Won and Lost as a coach's or a club's record (beside "Win %"): "the most wins" counts the games Won
+_OUTCOMES_PAST = {"won": ("wins", "win"), "lost": ("losses", "loss"), "drawn": ("draws", "draw"), "tied": ("ties",)}
+
+
+# A column of changes ("+/–", "Change (%)", "Swing"): what "lost the most seats", "how many parties gained seats"
+# read, for the planner and verify alike
+CHANGE_COLUMN = re.compile(
+    r"(?i)(?<![a-z])(?:change|chg|swing|growth|gain|gains|difference|diff|net)(?![a-z])|[±Δ]|^\s*\+\s*/\s*[-–−]\s*$"
+)
+# "lost the most seats", "gained the most votes": a change ranked, the largest fall or rise first
+CHANGE_RANKED = re.compile(
+    r"(?<![a-z])(?P<verb>(?P<down>lost|lose|loses|losing|dropped|fell|declined|decreased)|"
+    r"(?P<up>gained|gain|gains|gaining|increased|grew|rose))\s+(?:the\s+)?(?:most|biggest|largest|greatest)\s+"
+    r"(?:number\s+of\s+)?",
+    re.IGNORECASE,
+)
 
 
 def spoken_names(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
@@ -289,6 +308,8 @@ def spoken_names(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
         words = {**words, **_PLAYER_STATS}
     if {"wins", "losses"} <= held:  # "how many teams won more than 5 games", spelt out
         words = {**words, **_OUTCOMES_SPELT}
+    if {"won", "lost"} <= held:
+        words = {**words, **_OUTCOMES_PAST}
     if "apps" in held:
         words = {**words, **_APPEARANCES}
     if {"gold", "silver", "bronze", "total"} <= held:

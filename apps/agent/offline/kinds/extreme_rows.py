@@ -67,10 +67,12 @@ def _rows_at_head(b: MetricBuilder) -> bool:
 
 
 def _one_row_each(b: MetricBuilder) -> bool:
-    """ "which artist came in last place" over a place column (Place, Rank), where each artist is one row: the
-    row with that place, not the artists' places added up."""
+    """ "which artist came in last place" over a place column (Place, Rank), or "the oldest stadium" over a column
+    of years (Opened), where each artist or stadium is one row: the row with that value, not the values added
+    up per group."""
     schema = b.a.schema
-    if not schema.by_name[b.measures[0].column].place or not schema.row_count:
+    view = schema.by_name[b.measures[0].column]
+    if not (view.place or view.years) or not schema.row_count:  # "the oldest stadium": Opened, never added up
         return False
     views = [schema.by_name[g.column] for g in b.plan.groups]
     return all(v.distinct >= ONE_ROW_EACH * schema.row_count for v in views)

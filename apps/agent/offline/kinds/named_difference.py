@@ -58,8 +58,23 @@ def _years(b: MetricBuilder) -> tuple[str, list[Term]] | None:
     return column, [Term(column, "value", start, end, 1.0, value=year) for start, end, year in said]
 
 
+# "how much taller is a than b", "how many years longer did x serve than y": the first less the second; "how much
+# shorter …" the second less the first (a positive amount, as said)
+_HOW_MUCH_ER = re.compile(
+    r"(?<![a-z])how (?:much|many(?: \w+)?) (?:(?P<up>taller|higher|longer|larger|bigger|heavier|deeper|wider|greater)"
+    r"|(?P<down>shorter|lower|smaller|lighter|shallower|narrower))(?![a-z]).*(?<![a-z])than(?![a-z])"
+)
+_FEWER = re.compile(r"(?<![a-z])how (?:many|much) (?:fewer|less)(?![a-z])|少多少|少了多少|低多少")
+
+
 def _more(b: MetricBuilder) -> bool:
-    return bool(find_words(b.a.text, lx.MORE_WORDS, bytearray(len(b.a.text))))
+    return bool(find_words(b.a.text, lx.MORE_WORDS, bytearray(len(b.a.text)))) or bool(_HOW_MUCH_ER.search(b.a.text))
+
+
+def _less(b: MetricBuilder) -> bool:
+    """ "how much shorter is a than b", "how many fewer …": the amount the first falls short by."""
+    er = _HOW_MUCH_ER.search(b.a.text)
+    return bool(er.group("down")) if er is not None else bool(_FEWER.search(b.a.text))
 
 
 # "how much did his points per game go up from 2009–10 to 2010–11": the later one less the earlier one ("go down",
@@ -76,7 +91,8 @@ def _changed(b: MetricBuilder) -> re.Match[str] | None:
 def detect(b: MetricBuilder) -> bool:
     a = b.a
     asked = a.cues.change == "diff" or _more(b) or _changed(b) is not None
-    years = len(a.years) == 2 and not b.values  # "in 2016 than in 2014": grouped by year until read here
+    # "in 2016 than in 2014": grouped by year until read here; a name beside them is one more condition
+    years = len(a.years) == 2 and all(len(terms) == 1 for terms in b.values.values())
     return asked and (not b.plan.time_group or years) and not a.cues.ranking and _pair(b) is not None
 
 
@@ -112,6 +128,8 @@ def build(b: MetricBuilder) -> None:
         if changed is not None:  # "go up from A to B": B less A; "drop from A to B": A less B
             later, earlier = (second, first) if changed.group("up") else (first, second)
             name, expr = b.unique(_("change")), f"[{later}] - [{earlier}]"
+        elif _more(b) and _less(b):
+            name, expr = b.unique(_("less by")), f"[{second}] - [{first}]"
         elif _more(b):
             name, expr = b.unique(_("more by")), f"[{first}] - [{second}]"
         else:
