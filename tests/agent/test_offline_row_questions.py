@@ -383,3 +383,19 @@ def test_the_average_of_the_top_four_is_one_average_over_them(csv_binding):
     binding = table(csv_binding, "medals.csv", ["Pos.", "NOC", "Gold", "Silver", "Bronze", "Total"], rows)
     response = verified_answer(binding, "what is the average number of gold medals won by the top four nations?")
     assert "4.75" in response.answer.split("\n")[0] and len(response.explanation) == 2, response.answer
+
+
+def test_who_won_over_a_table_of_finishers_is_the_one_in_first_place(csv_binding):
+    rows = [[1, "Geoffrey Kiptanui", "Kenya", "2:06:48"], [2, "Tesfaye Alemu", "Ethiopia", "2:06:59"]]
+    rows += [[3, "Daniel Rotich", "Kenya", "2:07:31"]]
+    binding = table(csv_binding, "marathon.csv", ["Position", "Athlete", "Nationality", "Time"], rows)
+    for question in ("who won the marathon?", "which athlete won the race?"):
+        response = verified_answer(binding, question)
+        assert "Geoffrey Kiptanui" in response.answer and "Tesfaye" not in response.answer, response.answer
+
+
+def test_a_number_spelt_in_a_columns_name_is_part_of_the_name_in_a_refusal(csv_binding):
+    rows = [[1, "January 5, 2014", "Frozen", "Ender's Game (#5)"], [2, "January 12, 2014", "Frozen", "Her (#3)"]]
+    binding = table(csv_binding, "weeks.csv", ["#", "Date", "Film", "Top Ten Places"], rows)
+    response = ask(binding, "what was the previous number one before frozen held it?")
+    assert response.status == "answered" and response.verification.passed, response.verification.reasons

@@ -219,6 +219,24 @@ def _row_counts(text: str, question: str, taken: bytearray, schema: Schema, term
     return found
 
 
+_WHO_WON = re.compile(
+    r"^\s*(?:who|which\s+[a-z]+)\s+(?P<verb>won|was the winner)(?:\s+(?:the|this)\s+(?:[a-z]+\s+)?"
+    r"(?:race|marathon|final|event|competition|tournament|contest|heat|stage|rally|grand prix|cup|title))?"
+    r"\s*[?.]?\s*$"
+)
+
+
+def _who_won(text: str, taken: bytearray, view: ColumnView, terms: list[Term]) -> list[Threshold]:
+    """ "who won the marathon" over a table of finishers (no column says who won): the one in place 1."""
+    won = _WHO_WON.match(text)
+    if won is None or not view.lo <= 1 <= view.hi or not _free(taken, won.start("verb"), won.end()):
+        return []
+    if any(t.start < won.end("verb") and won.start("verb") < t.end for t in terms):
+        return []
+    _claim(taken, won.start("verb"), won.end())
+    return [Threshold(view.name, "=", 1, "1", won.start("verb"), won.end("verb"))]
+
+
 def _top_places(text: str, taken: bytearray, schema: Schema, terms: list[Term]) -> list[Threshold]:
     """ "to place in the top 50", "finished in the top 10": a finishing place of at most that number, on the
     table's one finishing-place column (Rank, Pos.); the verb read with it, and the column's own name
@@ -249,6 +267,7 @@ def _top_places(text: str, taken: bytearray, schema: Schema, terms: list[Term]) 
             found += [Threshold(view.name, ">=", low, str(low), start, m.end())]
             found += [Threshold(view.name, "<=", high, str(high), start, m.end())]
             _claim(taken, start, m.end())
+    found += _who_won(text, taken, view, terms)
     for m in _PLACE_SAID.finditer(text):  # "how many times did they finish first": that place, = 1
         n, start, end = _place_said(m)
         if n is None or not _free(taken, start, end):

@@ -89,6 +89,11 @@ _A_TIME = re.compile(durations.DURATION, re.IGNORECASE)
 _NUMERIC_TEXT = re.compile(r"^[\d\s.,%:/\-年月日Q]+$")
 _CN_NUMERALS = frozenset("零一二两三四五六七八九十百千万亿")
 _DIGIT = re.compile(r"\d")
+# a number spelt out in a name ("Top Ten Places"): quoted, it is part of the name
+_SPELT = re.compile(
+    r"(?i)(?<![a-z])(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+    r"hundred|thousand|million)(?![a-z])"
+)
 
 
 def _identifier_spans(draft: str, texts: set[str], whitelist: Iterable[str]) -> list[tuple[int, int]]:
@@ -96,7 +101,7 @@ def _identifier_spans(draft: str, texts: set[str], whitelist: Iterable[str]) -> 
     an age band "1950-1955") or a whitelisted pattern: their digits are part of a label, not numbers to ground."""
     spans = []
     for text in texts:
-        if len(text) < 2 or not any(ch.isdigit() or ch in _CN_NUMERALS for ch in text):
+        if len(text) < 2 or not (any(ch.isdigit() or ch in _CN_NUMERALS for ch in text) or _SPELT.search(text)):
             continue
         numeric = bool(_NUMERIC_TEXT.match(text))
         start = draft.find(text)
@@ -339,6 +344,7 @@ def _common_checks(checker: _Checker, inp: VerifyInput, draft: str, *, plan_text
         verdict.fail("fake_data_pattern", f"the answer shows placeholder or sample data not in any result: {shown}")
     # digits inside a result column's name ("2025-12退货金额合计") are part of the name, not numbers
     named = {c for f in ev.facts for c in f.columns if _DIGIT.search(c)}
+    named |= {c for c in (inp.vocabulary.columns if inp.vocabulary else {}) if _DIGIT.search(c) or _SPELT.search(c)}
     named |= _filtered_names(ev.facts)  # "客户7的销售额": the value the query filtered on, quoted
     protected = _identifier_spans(draft, ev.cell_texts | named, inp.whitelist) + checker.name_spans()
     mentions = find_mentions(draft, protected=protected)
