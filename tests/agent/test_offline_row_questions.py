@@ -399,3 +399,24 @@ def test_a_number_spelt_in_a_columns_name_is_part_of_the_name_in_a_refusal(csv_b
     binding = table(csv_binding, "weeks.csv", ["#", "Date", "Film", "Top Ten Places"], rows)
     response = ask(binding, "what was the previous number one before frozen held it?")
     assert response.status == "answered" and response.verification.passed, response.verification.reasons
+
+
+DISCOGRAPHY = [
+    [1994, "Glass Harbour", "—", 41, "—"],
+    [1996, "Tin Cathedral", 88, 12, "—"],
+    [1998, "Low Static", 23, 3, 31],
+    [2000, "Northern Lights Kept", 9, 1, 6],
+    [2003, "The Quiet Machine", 14, 2, 11],
+]
+
+
+def test_a_discographys_chart_columns_are_places_read_by_country(csv_binding):
+    binding = table(csv_binding, "albums.csv", ["Year", "Album", "US", "UK", "CAN"], DISCOGRAPHY)
+    best = verified_answer(binding, "which album charted highest in the us?")
+    assert "Northern Lights Kept" in best.answer.split("\n")[1], best.answer
+    top = verified_answer(binding, "how many albums reached the top 10 in the uk?")
+    assert "3" in _numbers(top.answer.split("\n")[0]) and "UK <= 10" in top.answer, top.answer
+    missing = verified_answer(binding, "how many albums did not chart in canada?")
+    assert "2" in _numbers(missing.answer.split("\n")[0]) and "without CAN" in missing.answer, missing.answer
+    first = verified_answer(binding, "what was the only album to reach number 1 in the uk?")
+    assert "Northern Lights Kept" in first.answer and "Low Static" not in first.answer, first.answer

@@ -99,3 +99,36 @@ def test_a_loss_ranked_is_the_change_column_and_a_verb_names_its_own_column():
 
 def test_a_decimal_without_its_leading_zero_is_a_threshold():
     assert ("number", "0.5") in _anchors("how many coaches had a winning percentage above .500?")
+
+
+def test_which_one_answered_with_a_number_over_every_row_names_no_one():
+    """ "which single reached the highest position" answered "best UK is 2" (one number, no row named) is not
+    covered; a row listed, a named value or the extreme of a year is."""
+    from apps.agent.verification.coverage import unnamed_which
+    from apps.agent.verification.queries import QueryFacts
+
+    vocab = Vocabulary.from_profiles(
+        [
+            {
+                "row_count": 3,
+                "columns": [
+                    {"name": "Title", "kind": "text", "role": "dimension", "values": ["Ember", "Gravity", "Slow Burn"]},
+                    {"name": "UK", "kind": "integer", "role": "measure"},
+                    {"name": "Year", "kind": "integer", "role": "time"},
+                ],
+            }
+        ]
+    )
+
+    def fact(spec: dict[str, object]) -> QueryFacts:
+        return QueryFacts(1, "run_query", {"spec": spec}, ["x"], [[2]], 1)
+
+    best = fact({"aggregations": [{"func": "min", "column": "UK", "name": "best UK"}]})
+    question = "which single reached the highest position on the uk chart?"
+    assert unnamed_which(question, [best], "best UK is 2.", vocab) == "which single"
+    assert unnamed_which(question, [best], "Ember: best UK is 2.", vocab) is None
+    listed = fact({"columns": ["Title", "UK"], "sort": [{"by": "UK"}], "limit": 1})
+    assert unnamed_which(question, [listed], "1. Ember: UK 2", vocab) is None
+    first = fact({"aggregations": [{"func": "min", "column": "Year", "name": "earliest Year"}]})
+    assert unnamed_which("which year was the first single released?", [first], "earliest Year is 2008.", vocab) is None
+    assert unnamed_which("how many singles charted?", [best], "count is 3.", vocab) is None

@@ -193,6 +193,17 @@ def test_a_new_entry_among_signed_changes_is_blank_and_plus_minus_zero_is_no_cha
     assert types["Chart"] == "VARCHAR"
 
 
+def test_a_record_charts_peak_positions_are_places_with_a_dash_where_it_did_not_chart(tmp_path):
+    text = "Year,Album,US,UK,CAN,Sales\n1994,Glass,—,41,—,100\n1996,Tin,88,12,—,250\n1998,Low,23,3,31,—\n"
+    report, types, rows = ingest(write(tmp_path, "d.csv", text))
+    assert types["US"] == "BIGINT" and [r[2] for r in rows] == [None, 88, 23] and report.blank_marks["US"] == ["—"]
+    assert sorted(report.charts) == ["CAN", "UK", "US"] and not report.places
+    assert types["Sales"] == "VARCHAR", "a dash among plain amounts may be none: kept as written"
+    lone = "Title,US,Sales\nA,3,100\nB,—,20\nC,12,5\n"  # one country alone may be anything
+    report, types, _rows = ingest(write(tmp_path, "l.csv", lone))
+    assert types["US"] == "VARCHAR" and not report.charts
+
+
 def test_a_place_with_a_note_is_the_place_and_the_note_moves_to_a_column_beside(tmp_path):
     text = "Year,Position,Event\n1996,8th,200 m\n1996,11th (sf),relay\n1997,4th (tie),100 m\n1998,DNF,200 m\n"
     report, types, rows = ingest(write(tmp_path, "p.csv", text))

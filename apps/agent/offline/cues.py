@@ -852,7 +852,8 @@ def threshold_label(name: str, t: Threshold, lang: Lang) -> str:
     if t.label:
         return f"{name} {t.op} {t.label}"
     with speaking(lang):
-        said = _("without %(column)s") if t.op in ("=", "is_null") else _("with %(column)s")
+        absent = t.op == "=" or (t.op == "is_null" and t.value is not False)
+        said = _("without %(column)s") if absent else _("with %(column)s")
     return said % {"column": name}
 
 
@@ -1010,6 +1011,7 @@ _TOP_PLACES = re.compile(
 )
 _NTH_BEFORE = re.compile(r"(?<![a-z])(?:second|third|fourth|fifth|next|one)[\s-]+(?:to|from|before)[\s-]+(?:the\s+)?$")
 _ASKS_WHICH = re.compile(r"^\s*(?:what|which)\s")
+_WHICH_OR_WHO = re.compile(r"^\s*(?:which|who)\s")
 _PLACE_OUTCOME = re.compile(rf"(?<![a-z])(?:{PLACE_VERBS}|place|end)\s+(?:in\s+)?(?:the\s+)?$")
 
 
@@ -1057,6 +1059,8 @@ def _ranking(text: str, terms: list[Term], taken: bytearray, cues: Cues, schema:
         for m in [_WHAT_BEFORE.search(text, 0, t.start)]
         if m is not None and m.end() == t.start
     ]
+    if not which and _WHICH_OR_WHO.match(text):  # "which single …": the kind of row asked for was read (lookup)
+        which = [(0, 0, "which")]
     listed = _listed_places(text)
     high = [h for h in find_words(text, lx.HIGH_WORDS, taken) if not any(s <= h[0] < e for s, e in listed)]
     low = find_words(text, lx.LOW_WORDS, taken)
@@ -1236,11 +1240,12 @@ def read_cues(question: str, text: str, schema: Schema, terms: list[Term], taken
     places = _top_places(text, taken, schema, terms)  # "to place in the top 50": a place, not a top 50
     places += _places_in_text(text, taken, schema)  # "came in 3rd" over cells "3rd, Atlantic"
     _place_values(text, terms, taken)
+    places += chart_places(text, schema, terms, taken)  # "reached the top 10 in the uk": a place, not a top 10
     _top(text, taken, cues)
     _nth(text, taken, cues)
     cues.row_counts = _row_counts(text, question, taken, schema, terms)
     cues.thresholds = places + _thresholds(text, question, taken, schema, terms) + _results(text, taken, schema, terms)
-    cues.thresholds += chart_places(text, schema, terms, taken) + signs(text, schema, terms, taken)
+    cues.thresholds += signs(text, schema, terms, taken)
     change, unreadable = changes(text, schema, terms, taken)
     cues.thresholds += [change] if change else []
     _intents(text, taken, cues)
@@ -1381,6 +1386,27 @@ def chart_places(text: str, schema: Schema, terms: list[Term], taken: bytearray)
         found.append(Threshold(t.column, op, n, str(n), m.start(), t.end))
         after = _CHART_AFTER.match(text, t.end)
         _claim(taken, m.start(), after.end() if after else m.end())
+    return found + _charted(text, schema, terms, taken)
+
+
+# "how many albums did not chart in canada", "how many singles charted in the uk": over a chart's places (a dash
+# where the record did not chart, read as blank), the rows with no place there, or with one
+_CHARTED = re.compile(
+    r"(?<![a-z])(?P<neg>(?:did not|didn't|never|failed to|fail to|not)\s+)?chart(?:ed|s)?\s+(?:in|on)\s+(?:the\s+)?$"
+)
+
+
+def _charted(text: str, schema: Schema, terms: list[Term], taken: bytearray) -> list[Threshold]:
+    found = []
+    for t in terms:
+        view = schema.by_name[t.column]
+        if t.kind != "column" or not view.written_place:
+            continue
+        m = _CHARTED.search(text, 0, t.start)
+        if m is None or m.end() != t.start or not _free(taken, m.start(), m.end()):
+            continue
+        found.append(Threshold(t.column, "is_null", bool(m.group("neg")), "", m.start(), t.end))
+        _claim(taken, m.start(), m.end())
     return found
 
 

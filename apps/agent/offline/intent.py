@@ -93,7 +93,7 @@ _RANKED_BY = re.compile(r"(?<![a-z])(?:best|worst|highest|lowest|top|most|least|
 # "how many races did he win", "how many games did they lose": the outcome's own column of numbers (Wins, L)
 _OUTCOME_VERB = re.compile(
     r"^\s*how many\s+(?P<noun>[a-z][a-z' \-]*?)\s+(?:did|do|does|have|has|had)\s+(?:[a-z'\-]+\s+){0,6}?"
-    r"(?P<verb>win|won|lose|lost|draw|drew|drawn)(?![a-z])"
+    r"(?P<verb>win|won|lose|lost|draw|drew|drawn|play|played)(?![a-z])"
 )
 _SCALE_AFTER_NUMBER = re.compile(r"\d\s*$")
 _AGE_EDGE = re.compile(r"(?<![a-z])(?:oldest|newest)(?![a-z])")
@@ -107,6 +107,8 @@ _LOST = ("losses", "lost", "l", "defeats")
 _DRAWN = ("draws", "drawn", "d")
 _OUTCOME_COLUMNS = {"win": _WON, "won": _WON, "lose": _LOST, "lost": _LOST, "draw": _DRAWN, "drew": _DRAWN}
 _OUTCOME_COLUMNS["drawn"] = _DRAWN
+_PLAYED = ("gp", "pld", "games played", "played", "matches played", "mp", "apps", "appearances")
+_OUTCOME_COLUMNS |= {"play": _PLAYED, "played": _PLAYED}  # "how many games did he play in the whl": GP added up
 # verbs that name a column of their own in the tables spoken_names knows: "lost the most games" (L, Lost), "scored
 # the most goals" (GF), "conceded the fewest goals" (GA)
 _VERB_COLUMNS = frozenset((*_OUTCOME_COLUMNS, "scored", "conceded", "allowed"))

@@ -139,6 +139,7 @@ class ColumnView:
     total_label: str | None = None  # the value of a summary row ("Total"), left out of every computation
     complete: bool = False  # `values` holds every value of the column (not only the most frequent ones)
     written_place: bool = False  # the file wrote its values as places ("1st", "25th"): a place, whatever its name
+    written_chart: bool = False  # … as a record chart's peak positions (US, UK): places, but no finishing order
 
     @property
     def years(self) -> bool:
@@ -181,7 +182,8 @@ class ColumnView:
     def finishing(self) -> bool:
         """A place where a race or a season ended (Rank, Pos., Final placing), which orders who came before whom;
         not a Peak position or a World ranking."""
-        return self._place_named(_FINISH_NAME_WORDS) or self.written_place or self.name.strip() in ("名次", "最终名次")
+        written = self.written_place and not self.written_chart
+        return self._place_named(_FINISH_NAME_WORDS) or written or self.name.strip() in ("名次", "最终名次")
 
     def _place_named(self, allowed: frozenset[str]) -> bool:
         words = set(name_words(self.name))
@@ -459,7 +461,8 @@ def schema_of(profile: TableProfile, synonyms: Mapping[str, Sequence[str]] | Non
                 else None,
                 total_label=col.total_label,
                 complete=col.values is not None,
-                written_place=col.written_as == "place" and category == "measure",
+                written_place=col.written_as in ("place", "chart") and category == "measure",
+                written_chart=col.written_as == "chart" and category == "measure",
             )
         )
     return Schema(views=_standings(_place_named(_year_named(views))), row_count=profile.row_count)

@@ -11,7 +11,13 @@ from collections.abc import Iterable
 from apps.agent import durations
 from apps.agent.clarification import choice_spans
 from apps.agent.verification.binding import Binder, ClauseLabels, clause_around, specific_periods
-from apps.agent.verification.coverage import cover, excluded_but_kept, question_anchors, quoted_as_not_applied
+from apps.agent.verification.coverage import (
+    cover,
+    excluded_but_kept,
+    question_anchors,
+    quoted_as_not_applied,
+    unnamed_which,
+)
 from apps.agent.verification.evidence import Evidence, months_of_quarters
 from apps.agent.verification.grounding import (
     Provenance,
@@ -36,7 +42,7 @@ from apps.agent.verification.superlatives import (
     half_problems,
     superlative_problems,
 )
-from apps.agent.verification.verdict import Exempt, Grounded, MatchedPattern, Reason, Ungrounded, Verdict
+from apps.agent.verification.verdict import Coverage, Exempt, Grounded, MatchedPattern, Reason, Ungrounded, Verdict
 from apps.agent.verification.vocabulary import LabelFinder, norm
 from apps.datasets.ingest.profile import total_label
 
@@ -604,6 +610,9 @@ def _check_coverage(checker: _Checker, inp: VerifyInput, draft: str) -> None:
     verdict.coverage = cover(
         anchors, cited, draft, inp.vocabulary, question=inp.question, figures=figures, searched=searched
     )
+    which = unnamed_which(inp.question, cited, draft, inp.vocabulary)
+    if which is not None:
+        verdict.coverage.append(Coverage(anchor=which, kind="operation", status="missing"))
     missing = [c for c in verdict.coverage if c.status == "missing"]
     for text in excluded_but_kept(inp.question, anchors, cited):
         verdict.fail(

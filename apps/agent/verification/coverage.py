@@ -313,7 +313,7 @@ def _extreme_applied(
     query written as SQL is not read this closely (its own check applies)."""
     spec = fact.spec
     if spec is None:
-        return _operation_applied(op, fact)
+        return _operation_applied(op, fact, vocab.places if vocab is not None else frozenset())
     on = {a.name for a in spec.aggregations if a.column == column} | {column}
     if vocab is not None and vocab.columns.get(column) != "measure":  # "the most series": rows counted per group
         on |= {a.name for a in spec.aggregations if a.func == "count" and not a.column}
@@ -444,8 +444,9 @@ def _applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) -> str 
         if norm(anchor.text) in _COUNT_WORDS and fact.funcs() & {"count", "nunique"}:
             return _("counted")  # "各原因的数量" reads as a count as much as the column 数量
         return None
+    places = vocab.places if vocab is not None else frozenset()
     if kind == "top_n":  # "finished in 3rd place": a filter on the value "3rd" applies it as well
-        return _top_n_applied(int(key), fact) or (
+        return _top_n_applied(int(key), fact, places) or (
             _("part of a value filtered on") if _inside_filtered_value(anchor.text, fact) else None
         )
     if kind == "number":
@@ -455,7 +456,7 @@ def _applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) -> str 
     if "@" in key:
         op, column, *per = key.split("@")
         return _extreme_applied(op, column, fact, vocab, per=bool(per))
-    return _operation_applied(key, fact)
+    return _operation_applied(key, fact, places)
 
 
 def _number_applied(anchor: Anchor, fact: QueryFacts) -> str | None:
@@ -517,14 +518,14 @@ def _period_applied(anchor: Anchor, fact: QueryFacts, vocab: Vocabulary | None) 
     return None
 
 
-def _top_n_applied(n: int, fact: QueryFacts) -> str | None:
+def _top_n_applied(n: int, fact: QueryFacts, places: frozenset[str] = frozenset()) -> str | None:
     funcs = fact.funcs()
     if fact.limit() == n or fact.row_count == n:
         return _("limited to %(n)s rows") % {"n": n}
     if "rank" in funcs or ({"sorted_desc", "sorted_asc"} & funcs and fact.row_count >= n):
         return _("ranked, first %(n)s rows") % {"n": n}
     for column, op, value, _grain in fact.filters():  # "finished in the top 10": a place of at most 10
-        if op == "<=" and _PLACE_COLUMN.fullmatch(column.strip()) and _is_number(value) and float(value) == n:
+        if op == "<=" and _is_place(column, places) and _is_number(value) and float(value) == n:
             return _("places up to %(n)s") % {"n": n}
         if column == ROW_POSITION and op == "=" and _is_number(value) and float(value) == n:  # "第3行"
             return _("row %(n)s of the file") % {"n": n}
@@ -586,37 +587,42 @@ _OWN_COLUMN = {
 }
 
 
-def _place_extreme(op: str, fact: QueryFacts) -> bool:
+def _is_place(column: str, places: frozenset[str]) -> bool:
+    """A column of places by its name, or as the file wrote it (a chart's peak positions: US, UK)."""
+    return column in places or _PLACE_COLUMN.fullmatch(column.strip()) is not None
+
+
+def _place_extreme(op: str, fact: QueryFacts, places: frozenset[str] = frozenset()) -> bool:
     """ "the highest position" computed as the smallest place number (or "the lowest rank" as the largest), as
     an aggregate or as the rows sorted by the place."""
     spec = fact.spec
     if spec is None or op not in ("max", "min"):
         return False
     other = "min" if op == "max" else "max"
-    if any(a.func == other and a.column and _PLACE_COLUMN.fullmatch(a.column.strip()) for a in spec.aggregations):
+    if any(a.func == other and a.column and _is_place(a.column, places) for a in spec.aggregations):
         return True
     # rows sorted by the place itself: "the lowest place" first is the largest number
     first = spec.sort[0] if spec.sort and not spec.is_aggregate else None
-    return first is not None and first.desc == (op == "min") and _PLACE_COLUMN.fullmatch(first.by.strip()) is not None
+    return first is not None and first.desc == (op == "min") and _is_place(first.by, places)
 
 
-def _place_sorted_against(op: str, fact: QueryFacts) -> bool:
+def _place_sorted_against(op: str, fact: QueryFacts, places: frozenset[str] = frozenset()) -> bool:
     """Rows sorted by a place the other way round: "the best chart position" listed from the largest number."""
     spec = fact.spec
     if spec is None or spec.is_aggregate or not spec.sort or op not in ("max", "min"):
         return False
     first = spec.sort[0]
-    return _PLACE_COLUMN.fullmatch(first.by.strip()) is not None and first.desc == (op == "max")
+    return _is_place(first.by, places) and first.desc == (op == "max")
 
 
-def _operation_applied(op: str, fact: QueryFacts) -> str | None:
+def _operation_applied(op: str, fact: QueryFacts, places: frozenset[str] = frozenset()) -> str | None:
     funcs = fact.funcs()
     done = _("computed (%(how)s)")
-    if _place_sorted_against(op, fact):
+    if _place_sorted_against(op, fact, places):
         return None
     if op in _FUNCS_FOR and funcs & _FUNCS_FOR[op]:
         return done % {"how": ", ".join(sorted(funcs & _FUNCS_FOR[op]))}
-    if _place_extreme(op, fact):
+    if _place_extreme(op, fact, places):
         return done % {"how": "min" if op == "max" else "max"}
     whole = fact.limit() is None or fact.row_count < (fact.limit() or 0)
     if op in ("max", "min") and whole and ({"sorted_desc", "sorted_asc"} & funcs or len(fact.rows) >= 2):
@@ -769,6 +775,37 @@ def cover(
         else:
             out.append(Coverage(anchor=anchor.text, kind=anchor.kind, status="missing"))
     return out
+
+
+# "which single reached the highest position", "who scored the most", "哪个门店": a row or a group is asked for
+_ASKS_WHICH = re.compile(r"^\s*(?:which|who|whom)\s+(?P<noun>[a-z]+)?|哪(?:个|些|位|家|款|种|类|一)|谁", re.IGNORECASE)
+_TIMELY = re.compile(r"year|season|date|time|年|日期|时间", re.IGNORECASE)
+_SAYS_IT_CANNOT = re.compile(r"could not|cannot|can't|unable to|无法|不能|没有办法|未能", re.IGNORECASE)
+
+
+def unnamed_which(question: str, cited: Sequence[QueryFacts], answer: str, vocab: Vocabulary | None) -> str | None:
+    """The words asking which one, when every query behind the answer is one number over all the rows (no group,
+    no row listed) and the answer names no value of the data: a number where a name was asked for ("which single
+    reached the highest position" answered "best UK is 2"). The extreme of a year or a date is its own answer
+    ("which year did he first race": the earliest Season), as is the extreme of the column the noun names."""
+    asked = _ASKS_WHICH.search(question)
+    specs = [f.spec for f in cited]
+    if asked is None or not specs or any(s is None or not s.is_aggregate or s.group_by for s in specs):
+        return None
+    if _SAYS_IT_CANNOT.search(answer):
+        return None  # "I could not map this question … The data has 16 rows": no answer given, nothing named
+    words = vocab.column_words() if vocab is not None else {}
+    named = words.get(norm(asked.group("noun") or ""), "")
+    for spec in specs:
+        for a in spec.aggregations if spec is not None else []:
+            if a.func in ("min", "max") and a.column and (_TIMELY.search(a.column) or a.column == named):
+                return None
+            if vocab is not None and a.column and vocab.columns.get(a.column) == "time":
+                return None
+    folded = norm(answer)
+    if vocab is not None and any(len(v) >= 2 and v in folded for v in vocab.raw_values):
+        return None  # "Norway won more gold medals than Sweden": the answer names the one meant
+    return asked.group(0).strip()
 
 
 # "不含退货", "excluding 2022", "other than Greece": what the question leaves out

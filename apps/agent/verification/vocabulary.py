@@ -143,6 +143,8 @@ class Vocabulary:
     time_spans: list[tuple[str, str]] = field(default_factory=list)  # (min, max) of time columns, ISO text
     # columns with a value of their own on (almost) every row: a Season column of one row per season
     one_per_row: set[str] = field(default_factory=set)
+    # columns of places the file wrote as such ("1st", a chart's peak positions): 1 is the top
+    places: frozenset[str] = frozenset()
     # the column words and their finder, worked out once per check (coverage, binding and evidence all read them)
     _words: tuple[tuple[int, int], dict[str, str], LabelFinder] | None = field(default=None, repr=False, compare=False)
 
@@ -158,6 +160,8 @@ class Vocabulary:
                 present = rows * (1 - float(column.get("null_ratio") or 0))
                 if rows and column.get("name") and int(column.get("distinct_count") or 0) >= ONE_ROW_EACH * present:
                     vocab.one_per_row.add(str(column["name"]))
+                if column.get("written_as") in ("place", "chart"):
+                    vocab.places |= {str(column.get("name", ""))}
         for term, column in (synonyms or {}).items():
             if column in vocab.columns and len(norm(term)) >= 2:
                 vocab.synonyms[norm(term)] = column

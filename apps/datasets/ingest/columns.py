@@ -61,6 +61,8 @@ class IngestReport:
     blank_marks: dict[str, list[str]] = field(default_factory=dict)
     # columns (as the table now names them) of places written "1st", "25th", read as their numbers
     places: list[str] = field(default_factory=list)
+    # columns of a record chart's peak positions (US, UK, "Peak position"): places too, but no finishing order
+    charts: list[str] = field(default_factory=list)
 
 
 def check_header(raw: list[Any], header_row: int) -> tuple[list[str], list[int]]:
@@ -482,7 +484,7 @@ _PLUS_SIGNED = r"BOOL_OR(REGEXP_MATCHES(__c__, '^\s*[+]\s?[0-9]'))"
 
 
 def _dash_is_blank(name: str, rule: tuple[str, str, str], signed: set[str]) -> bool:
-    """A dash among whole numbers is blank in a column of places (Rank, Pos.) or of signed changes (+/–)."""
+    """A dash among whole numbers is blank in a column of places (Rank, Pos., a chart's) or of signed changes."""
     return rule[0] == "BIGINT" and (_PLACE_NAME.fullmatch(name.strip()) is not None or name in signed)
 
 
@@ -494,7 +496,36 @@ def _marks_of(name: str, rule: tuple[str, str, str], marks: tuple[str, str, str]
     return _ANY_MARK if _dash_is_blank(name, rule, signed) else marks
 
 
-def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+# A record chart's peak positions, one column per chart (US, UK, CAN, "US R&B", "UK Singles Chart"): whole numbers
+# from 1, with a dash where the record did not chart. They are places (1 is the top), and the dash is no place.
+_CHART_REGIONS = (
+    "US|UK|CAN|AUS|NZ|IRE|IRL|GER|FRA|FR|NLD|NL|NED|SWE|NOR|FIN|DEN|SWI|SUI|AUT|BEL|JPN|JP|ITA|ESP|SPA|SCO|POL|"
+    "KOR|BRA|MEX|CZE|HUN|POR"
+)
+_CHART_NAME = re.compile(rf"(?:{_CHART_REGIONS})(?:\s.*)?|.*(?i:chart|billboard|peak).*")
+_CHART_VALUES = (
+    f"BOOL_AND(REGEXP_FULL_MATCH(TRIM(CAST(__c__ AS VARCHAR)), '[1-9][0-9]{{0,2}}') OR LOWER(TRIM(CAST(__c__ AS "
+    f"VARCHAR))) IN ({', '.join(repr(m) for m in DASH_MARKS)})) AND COUNT(__c__) >= {MIN_VALUES_BESIDE_MARKS}"
+)
+
+
+def chart_places(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Columns of chart positions (comment above): named for a chart, and for a country only beside another such
+    column (a discography's US, UK, CAN); every value a whole number from 1 to 999 or a dash."""
+    described = con.execute('DESCRIBE "data"').fetchall()
+    named = [row[0] for row in described if _CHART_NAME.fullmatch(row[0].strip()) and _family(row[1]) in _WHOLE]
+    if not named:
+        return []
+    fits = _verdicts(con, [_rule_sql(_CHART_VALUES, n) for n in named], _DATA)
+    charts = [n for n, ok in zip(named, fits, strict=True) if ok]
+    regional = [n for n in charts if not re.search(r"(?i)chart|billboard|peak", n)]
+    return charts if len(regional) != 1 else [n for n in charts if n not in regional]
+
+
+_WHOLE = frozenset(("VARCHAR", "BIGINT", "INTEGER", "SMALLINT", "TINYINT", "HUGEINT", "UBIGINT", "UINTEGER"))
+
+
+def blank_marks(con: duckdb.DuckDBPyConnection, charts: tuple[str, ...] = ()) -> dict[str, list[str]]:
     """Text columns whose values are numbers or dates but for marks such as "N/A" (module comment above
     NO_VALUE_MARKS): the marks become blank, so that typing then makes the column numbers or dates. Returns the
     marks as written, per column. A column where anything else stands beside the numbers ("DNF", "3,000/2,000")
@@ -509,6 +540,7 @@ def blank_marks(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     both = _verdicts(con, [_rule_sql(test, n) for n in texts for test in (enough, _PLUS_SIGNED)], _DATA)
     verdicts = both[0::2]  # marks beside enough values; then whether a value is written with a plus sign
     signed = {name for name, ok, plus in zip(texts, verdicts, both[1::2], strict=True) if ok and plus}
+    signed |= set(charts)  # a chart's dash is no place, as a new entry's is no change
     candidates = [
         (name, rule, _marks_of(name, rule, marks, signed))
         for name, ok in zip(texts, verdicts, strict=True)

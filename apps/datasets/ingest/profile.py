@@ -42,10 +42,12 @@ class ColumnProfile(BaseModel):
         description="marks the file had in this column instead of a value (N/A, —), read as blank: computations "
         "on the column leave those rows out",
     )
-    written_as: Literal["place"] | None = Field(
+    written_as: Literal["place", "chart"] | None = Field(
         default=None,
         description='how the file wrote the values, where it differs from their type: "place" for places written '
-        '"1st", "25th" (read as their numbers: 1 is the top, and places are never added up)',
+        '"1st", "25th" (read as their numbers: 1 is the top, and places are never added up); "chart" for a record '
+        "chart's peak positions (US, UK; a dash where it did not chart, read as blank): places, but no order of "
+        "finishing",
     )
 
     @computed_field(description="the documented name of `examples` (get_schema's columns[].example_values)")
@@ -120,7 +122,13 @@ TOTAL_LABELS = frozenset(
     | {f"{whose} {word}" for whose in ("career", "season", "all-time", "overall") for word in ("total", "totals")}
     | {"aggregate", "aggregates", "season aggregate", "season aggregates", "career"}
 )
-TOTAL_PATTERN = "(" + "|".join(sorted(TOTAL_LABELS, key=lambda w: (-len(w), w))) + r")\s*[:：]?(\s*[(][^()]*[)])?"
+# "NHL totals", "AHL totals": a league's summary row in a player's seasons (the plural says it sums rows)
+_LEAGUE_TOTALS = r"[a-z]{2,6} totals"
+TOTAL_PATTERN = (
+    "("
+    + "|".join([*sorted(TOTAL_LABELS, key=lambda w: (-len(w), w)), _LEAGUE_TOTALS])
+    + r")\s*[:：]?(\s*[(][^()]*[)])?"
+)
 _TOTAL = re.compile(TOTAL_PATTERN)
 
 

@@ -7,6 +7,7 @@ import duckdb
 from apps.datasets.ingest.columns import (
     IngestReport,
     blank_marks,
+    chart_places,
     infer_types,
     minus_signs,
     name_units,
@@ -25,10 +26,12 @@ def type_columns(con: duckdb.DuckDBPyConnection, report: IngestReport, sources: 
         report.columns, converted = split.columns, split.converted
         minus_signs(con)
     marks = total_cells(con) if "VARCHAR" in sources else {}
-    marks |= blank_marks(con) if "VARCHAR" in sources else {}
+    charts = chart_places(con)
+    marks |= blank_marks(con, tuple(charts)) if "VARCHAR" in sources else {}
     report.converted = converted | infer_types(con, sources=sources)
     renamed, places = name_units(con)
     report.columns = [renamed[n][0] if n in renamed else n for n in report.columns]
     report.converted.update(dict(renamed.values()))
     report.blank_marks = {renamed[n][0] if n in renamed else n: found for n, found in marks.items()}
     report.places = [renamed[n][0] for n in places]
+    report.charts = [n for n in charts if n not in renamed]

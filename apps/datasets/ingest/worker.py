@@ -209,7 +209,9 @@ def _load_and_profile(job: IngestJob, progress: Callable[[float, str], None]) ->
     profile = profile_table(dest)
     for column in profile.columns:
         column.blank_marks = report.blank_marks.get(column.name, [])
-        column.written_as = "place" if column.name in report.places else None
+        column.written_as = (
+            "place" if column.name in report.places else "chart" if column.name in report.charts else None
+        )
     return report, profile
 
 

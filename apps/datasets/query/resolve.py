@@ -279,6 +279,32 @@ _MEDALS = {
 }
 
 
+# A discography's chart columns by country (US, UK, CAN): "in canada", "the australian chart"
+_REGIONS = {
+    "us": ("united states", "america", "american", "u.s.", "usa"),
+    "uk": ("united kingdom", "britain", "british", "u.k."),
+    "can": ("canada", "canadian"),
+    "aus": ("australia", "australian"),
+    "nz": ("new zealand",),
+    "ire": ("ireland", "irish"),
+    "irl": ("ireland", "irish"),
+    "ger": ("germany", "german"),
+    "fra": ("france", "french"),
+    "nld": ("netherlands", "dutch"),
+    "ned": ("netherlands", "dutch"),
+    "swe": ("sweden", "swedish"),
+    "nor": ("norway", "norwegian"),
+    "fin": ("finland", "finnish"),
+    "den": ("denmark", "danish"),
+    "swi": ("switzerland", "swiss"),
+    "sui": ("switzerland", "swiss"),
+    "aut": ("austria", "austrian"),
+    "bel": ("belgium", "belgian"),
+    "jpn": ("japan", "japanese"),
+    "ita": ("italy", "italian"),
+    "esp": ("spain", "spanish"),
+}
+
 _OUTCOMES_SPELT = {"wins": ("won", "win"), "losses": ("lost", "lose"), "draws": ("drawn", "drew"), "ties": ("tied",)}
 # Won and Lost as a coach's or a club's record (beside "Win %"): "the most wins" counts the games Won
 _OUTCOMES_PAST = {"won": ("wins", "win"), "lost": ("losses", "loss"), "drawn": ("draws", "draw"), "tied": ("ties",)}
@@ -308,6 +334,8 @@ def spoken_names(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
         words = {**words, **_PLAYER_STATS}
     if {"wins", "losses"} <= held:  # "how many teams won more than 5 games", spelt out
         words = {**words, **_OUTCOMES_SPELT}
+    if len(held & set(_REGIONS)) >= 2:  # "in canada" over a discography's US, UK, CAN
+        words = {**words, **_REGIONS}
     if {"won", "lost"} <= held:
         words = {**words, **_OUTCOMES_PAST}
     if "apps" in held:
