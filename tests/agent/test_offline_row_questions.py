@@ -420,3 +420,16 @@ def test_a_discographys_chart_columns_are_places_read_by_country(csv_binding):
     assert "2" in _numbers(missing.answer.split("\n")[0]) and "without CAN" in missing.answer, missing.answer
     first = verified_answer(binding, "what was the only album to reach number 1 in the uk?")
     assert "Northern Lights Kept" in first.answer and "Low Static" not in first.answer, first.answer
+
+
+def test_which_ship_was_commissioned_last_names_the_ship_never_only_the_date(csv_binding):
+    rows = [
+        ["HMS Arden", "K101", "12 November 1940", "20 May 1941"],
+        ["HMS Bexley", "K102", "28 December 1940", "15 June 1941"],
+        ["HMS Lanark", "K112", "21 August 1942", "28 February 1943"],
+    ]
+    binding = table(csv_binding, "ships.csv", ["Name", "Pennant", "Launched", "Commissioned"], rows)
+    last = verified_answer(binding, "which ship was commissioned last?")
+    assert "HMS Lanark" in last.answer and "latest Commissioned" in last.answer, last.answer
+    first = verified_answer(binding, "which ship was launched first?")
+    assert "HMS Arden" in first.answer.split("\n")[1], first.answer

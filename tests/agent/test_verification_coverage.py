@@ -131,4 +131,5 @@ def test_which_one_answered_with_a_number_over_every_row_names_no_one():
     assert unnamed_which(question, [listed], "1. Ember: UK 2", vocab) is None
     first = fact({"aggregations": [{"func": "min", "column": "Year", "name": "earliest Year"}]})
     assert unnamed_which("which year was the first single released?", [first], "earliest Year is 2008.", vocab) is None
+    assert unnamed_which("which single was released first?", [first], "earliest Year is 2008.", vocab) is not None
     assert unnamed_which("how many singles charted?", [best], "count is 3.", vocab) is None

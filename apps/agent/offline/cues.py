@@ -1028,6 +1028,7 @@ def _time_edge(text: str, dates: list[Term], kinds: list[Term], taken: bytearray
         if _PLACE_OUTCOME.search(text, 0, start) or re.match(r"\s+place", text[end:]):
             continue  # "finish first", "came in last place": a place, not the earliest or latest time
         named = any(0 <= t.start - end <= 3 and not text[end : t.start].strip(" 的") for t in dates)
+        named = named or any(0 <= start - t.end <= 1 for t in dates)  # "which ship was commissioned last"
         if _NTH_BEFORE.search(text, 0, start):
             continue  # "her second to last role": not the last one
         # "what was her first role": one column of names in the question, the one right after the word

@@ -287,6 +287,13 @@ class Writer:
         if measure in views and views[measure].place:  # a place: number 1 is the best
             best = _("Records with the best %(measure)s:") if lowest_first else _("Records with the worst %(measure)s:")
             lines = [best % {"measure": measure}]
+        elif measure in views and views[measure].category in ("time", "year"):  # "which ship was launched first"
+            dated = (
+                _("Records with the earliest %(measure)s:")
+                if lowest_first
+                else _("Records with the latest %(measure)s:")
+            )
+            lines = [dated % {"measure": measure}]
         elif lowest_first:
             lines = [_("Records with the lowest %(measure)s:") % {"measure": measure}]
         else:

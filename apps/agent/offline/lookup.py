@@ -307,9 +307,21 @@ def noun_column(noun: str, schema: Schema, filtered: set[str]) -> str | None:
         own = [w for w in works if re.search(rf"(?<![a-z]){re.escape(noun.rstrip('s'))}s?(?![a-z])", w, re.I)]
         titles = [w for w in works if _TITLE_HEADER.search(w)]
         found = _one(own) if own else _one(works) or _one(titles)
+    elif _THING_NOUN.fullmatch(noun):  # "which ship", "the oldest stadium": the table's one column of names
+        found = _one([v.name for v in views if _NAME_HEADER.fullmatch(v.name.strip())])
     else:
         return None
     return found
+
+
+# things a table lists one a row, named in a column called Name: "which ship was commissioned last"
+_THING_NOUN = re.compile(
+    r"(?:ship|boat|vessel|submarine|building|tower|skyscraper|stadium|arena|university|college|school|bridge|lake|"
+    r"river|mountain|peak|island|airport|station|church|cathedral|hotel|company|locomotive|aircraft|plane|car|"
+    r"hospital|museum|park|dam|volcano|canal|tunnel|castle|palace|mine|plant|factory|satellite|rocket|planet|"
+    r"star|galaxy|asteroid|comet|road|highway|route|street|building)s?"
+)
+_NAME_HEADER = re.compile(r"(?i)names?|official name|name\s*\(.*\)")
 
 
 def names_people(schema: Schema) -> bool:

@@ -778,8 +778,11 @@ def cover(
 
 
 # "which single reached the highest position", "who scored the most", "哪个门店": a row or a group is asked for
-_ASKS_WHICH = re.compile(r"^\s*(?:which|who|whom)\s+(?P<noun>[a-z]+)?|哪(?:个|些|位|家|款|种|类|一)|谁", re.IGNORECASE)
-_TIMELY = re.compile(r"year|season|date|time|年|日期|时间", re.IGNORECASE)
+_ASKS_WHICH = re.compile(
+    r"^\s*(?:which|who|whom)\s+(?P<noun>[a-z]+)?|哪(?:个|些|位|家|款|种|类)(?![月季])|哪一(?![天年月日周季])|谁",
+    re.IGNORECASE,
+)
+_TIMELY = re.compile(r"years?|seasons?|dates?|days?|months?|decades?|times?|editions?", re.IGNORECASE)
 _SAYS_IT_CANNOT = re.compile(r"could not|cannot|can't|unable to|无法|不能|没有办法|未能", re.IGNORECASE)
 
 
@@ -795,12 +798,12 @@ def unnamed_which(question: str, cited: Sequence[QueryFacts], answer: str, vocab
     if _SAYS_IT_CANNOT.search(answer):
         return None  # "I could not map this question … The data has 16 rows": no answer given, nothing named
     words = vocab.column_words() if vocab is not None else {}
-    named = words.get(norm(asked.group("noun") or ""), "")
+    noun = norm(asked.group("noun") or "") if asked.groupdict().get("noun") else ""
+    named = words.get(noun, "")
     for spec in specs:
         for a in spec.aggregations if spec is not None else []:
-            if a.func in ("min", "max") and a.column and (_TIMELY.search(a.column) or a.column == named):
-                return None
-            if vocab is not None and a.column and vocab.columns.get(a.column) == "time":
+            # "which year …": the extreme of a year or a date answers it ("which ship …" is not answered by one)
+            if a.func in ("min", "max") and a.column and (_TIMELY.fullmatch(noun) or a.column == named):
                 return None
     folded = norm(answer)
     if vocab is not None and any(len(v) >= 2 and v in folded for v in vocab.raw_values):

@@ -10,7 +10,8 @@ from apps.agent.offline.cues import find_words
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.leftovers import leftover_words
 from apps.agent.offline.lexicon import WHEN_WORDS, WHICH_WORDS
-from apps.agent.offline.plan import Metric
+from apps.agent.offline.plan import Metric, Shown
+from apps.datasets.query.spec import Sort
 
 _WHAT = re.compile(r"^\s*what\s")
 
@@ -37,6 +38,14 @@ def build(b: MetricBuilder) -> None:
     for start, end, _word in find_words(text, WHEN_WORDS, asked_when):
         asked_when[start:end] = b"\x01" * (end - start)
     asks_which = find_words(text, WHICH_WORDS, asked_when) or _WHAT.match(text)  # "what was her first role"
+    head = b.a.kind_head  # "which ship was commissioned last": that row (and any tied with it), named
+    if not b.plan.dims and asks_which and head is not None and head.column != column:
+        plan = b.plan
+        plan.metrics, plan.groups, plan.time_group = [], [], None
+        plan.kind, plan.row_columns = "rows", [head.column, column]
+        plan.sort, plan.limit, plan.single_best = [Sort(by=column, desc=func == "max")], 10, True
+        plan.shown = [Shown(column)]
+        return
     if b.plan.dims and not cues.ranking and asks_which:
         cues.ranking, cues.ascending = True, func == "min"  # "which department hired first"
 
