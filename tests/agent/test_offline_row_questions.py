@@ -433,3 +433,23 @@ def test_which_ship_was_commissioned_last_names_the_ship_never_only_the_date(csv
     assert "HMS Lanark" in last.answer and "latest Commissioned" in last.answer, last.answer
     first = verified_answer(binding, "which ship was launched first?")
     assert "HMS Arden" in first.answer.split("\n")[1], first.answer
+
+
+def test_the_largest_percentage_decrease_ranks_the_column_of_changes(csv_binding):
+    rows = [["Ashby Marsh", "42,788", "44,543", "+4.1"], ["Hexley", "30,112", "27,431", "−8.9"]]
+    rows += [["Ilford Green", "21,300", "24,964", "+17.2"], ["Brindley", "48,263", "49,457", "+2.5"]]
+    header = ["Town", "Population (2001)", "Population (2011)", "Change (%)"]
+    binding = table(csv_binding, "towns.csv", header, rows)
+    down = verified_answer(binding, "which town had the largest percentage decrease in population?")
+    assert "Hexley" in down.answer and "Ilford" not in down.answer, down.answer
+    up = verified_answer(binding, "which town had the biggest increase in population?")
+    assert "Ilford Green" in up.answer and "Hexley" not in up.answer, up.answer
+
+
+def test_in_what_year_did_he_first_race_is_the_earliest_season(csv_binding):
+    rows = [[2001, "Formula BMW Junior", 3, 0], [2002, "Formula BMW ADAC", 20, 9], [2003, "Formula 3", 20, 1]]
+    binding = table(csv_binding, "career.csv", ["Season", "Series", "Races", "Wins"], rows)
+    response = verified_answer(binding, "in what year did he first race?")
+    assert "2001" in response.answer.split("\n")[0], response.answer
+    relegated = ask(binding, "in what year did he first get relegated?")  # a condition no column holds
+    assert "2001" not in relegated.answer, relegated.answer

@@ -55,7 +55,7 @@ from apps.agent.offline.timewords import (
 )
 from apps.agent.offline.wording import speaking
 from apps.datasets.ingest.profile import TableProfile
-from apps.datasets.query.resolve import CHANGE_COLUMN, CHANGE_RANKED, adds_up_what_follows
+from apps.datasets.query.resolve import CHANGE_COLUMN, CHANGE_NOUN_RANKED, CHANGE_RANKED, adds_up_what_follows
 from apps.datasets.query.spec import Filter
 
 _HOW_MANY_UNITS = re.compile(r"(?:几|多少)\s*([件杯单份瓶箱台张次个])")
@@ -189,6 +189,7 @@ class Analyzer:
         spans += [s for s in [self.readings.basis_span] if s] + self.modifiers + self.implied_spans
         spans += [(s, e) for s, e, w in rates if w in lx.IDIOMS]  # "account for" is read: it is not 账号
         spans += self._year_named_columns()
+        spans += [self.change_ranked[:2]] if self.change_ranked else []  # "the largest percentage decrease in …"
         for start, end in spans:
             _claim(self.taken, start, end)
         self.time_col = self.schema.time_column([t.column for t in self.terms if t.kind == "column"])
@@ -381,6 +382,22 @@ class Analyzer:
         self.implied_spans.append((one.start(), one.end()))
         return [t for t in terms if t is not inside[0]]
 
+    def _change_noun_ranked(self, terms: list[Term]) -> list[Term] | None:
+        """ "which town had the largest percentage decrease in population": ranked by the table's one column of
+        changes, the largest fall first for a decrease; the column named after it (Population) is what changed.
+        None when no such words are said or the table has no one column of changes as numbers."""
+        m = CHANGE_NOUN_RANKED.search(self.text)
+        numeric = [v for v in change_columns(self.schema) if v.category == "measure"]
+        if m is None or len(numeric) != 1 or len(change_columns(self.schema)) != 1:
+            return None
+        if any(t.kind == "column" and t.column == numeric[0].name and t.start < m.start() for t in terms):
+            return None  # "the change (%) … largest increase": the column itself is named, and read as it is
+        terms = [t for t in terms if not m.start() <= t.start < m.end()]  # "percentage" of Change (%): read here
+        said = next((t for t in terms if t.kind == "column" and t.start == m.end()), None)
+        self.change_ranked = (m.start(), said.end if said else m.end(), bool(m.group("down")))
+        read = Term(numeric[0].name, "column", m.end("verb"), m.end("verb"), 2.0)
+        return sorted([*(t for t in terms if t is not said), read], key=lambda t: (t.start, t.end))
+
     def _rank_the_change(self) -> None:
         """The ranking `_changes_ranked` read: by the change, the largest fall first for a loss (its verb read);
         or the refusal when the table has no one column of changes."""
@@ -397,6 +414,9 @@ class Analyzer:
         column of numbers the question is refused."""
         if self.lang != "en":
             return terms
+        noun = self._change_noun_ranked(terms)
+        if noun is not None:
+            return noun
         for m in CHANGE_RANKED.finditer(self.text):
             said = next((t for t in terms if t.kind == "column" and t.start == m.end()), None)
             if said is None or self.schema.by_name[said.column].category != "measure":

@@ -23,6 +23,7 @@ from apps.agent.verification.vocabulary import LabelFinder, Vocabulary, norm
 from apps.datasets.query.resolve import (
     CENTURY,
     CHANGE_COLUMN,
+    CHANGE_NOUN_RANKED,
     CHANGE_RANKED,
     LEAVES_OUT,
     ONE_PERIOD_ZH,
@@ -293,12 +294,17 @@ def _extreme_of_a_verb(
         (s for s in spans if _OUTCOME_VERB.fullmatch(s[0]) and _VERB_GAP.fullmatch(question, s[2], m.start())), None
     )
     changed = next((c for c in CHANGE_RANKED.finditer(question) if c.start() <= m.start() < c.end()), None)
-    if verb is not None:
+    noun = CHANGE_NOUN_RANKED.match(question, m.start())  # "the largest percentage decrease in population"
+    changes = [c for c in vocab.columns if CHANGE_COLUMN.search(c)]
+    if noun is not None and len(changes) == 1:
+        unit = next((s for s in spans if s[1] == noun.end()), None)
+        said = question[m.start() : unit[2] if unit else noun.end()]
+        found = [Anchor(said, "operation", f"{'min' if noun['down'] else 'max'}@{changes[0]}")]
+    elif verb is not None:
         said = question[verb[1] : unit[2] if unit else m.end()]
         found = [Anchor(said, "operation", f"{op}@{words[verb[0]]}")]
     elif changed is not None and unit is not None and not CHANGE_COLUMN.search(words[unit[0]]):
         said = question[changed.start() : unit[2]]
-        changes = [c for c in vocab.columns if CHANGE_COLUMN.search(c)]
         ranked = changes[0] if len(changes) == 1 else ""
         found = [Anchor(said, "operation", f"{'min' if changed['down'] else 'max'}@{ranked}")]
     else:

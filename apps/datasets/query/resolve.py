@@ -323,6 +323,15 @@ CHANGE_RANKED = re.compile(
     re.IGNORECASE,
 )
 
+# "the largest percentage decrease in population", "the biggest increase in passengers": the change ranked, of the
+# column named after it
+CHANGE_NOUN_RANKED = re.compile(
+    r"(?<![a-z])(?:largest|biggest|greatest|highest|most)\s+(?:percentage\s+|percent\s+|%\s+)?"
+    r"(?P<verb>(?P<down>decrease|drop|decline|fall|loss)|(?P<up>increase|growth|rise|gain))"
+    r"(?:\s+(?:in|of)\s+(?:the\s+)?(?:number\s+of\s+)?)?",
+    re.IGNORECASE,
+)
+
 
 def spoken_names(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
     """{column: the words people say for it} for the short headers of league, player and medal tables (the

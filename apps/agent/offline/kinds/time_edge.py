@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from apps.agent.offline.cues import find_words
 from apps.agent.offline.kinds.base import Kind
 from apps.agent.offline.leftovers import leftover_words
-from apps.agent.offline.lexicon import WHEN_WORDS, WHICH_WORDS
+from apps.agent.offline.lexicon import LINK_VERBS_EN, WHEN_WORDS, WHICH_WORDS
 from apps.agent.offline.plan import Metric, Shown
+from apps.agent.offline.schema_terms import fold
 from apps.datasets.query.spec import Sort
 
 _WHAT = re.compile(r"^\s*what\s")
@@ -26,7 +27,10 @@ def detect(b: MetricBuilder) -> bool:
     cues, text = b.a.cues, b.a.text
     if not (cues.when and b.a.time_col and not b.measures and not cues.counting):
         return False
-    return bool(find_words(text, WHEN_WORDS, bytearray(len(text)))) or not leftover_words(text, b.a.taken, b.a.question)
+    if find_words(text, WHEN_WORDS, bytearray(len(text))):
+        return True
+    # "in what year did he first race": a verb that only links the rows to their time (race, play) is no condition
+    return not [w for w in leftover_words(text, b.a.taken, b.a.question) if fold(w) not in LINK_VERBS_EN]
 
 
 def build(b: MetricBuilder) -> None:
