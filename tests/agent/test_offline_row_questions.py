@@ -453,3 +453,21 @@ def test_in_what_year_did_he_first_race_is_the_earliest_season(csv_binding):
     assert "2001" in response.answer.split("\n")[0], response.answer
     relegated = ask(binding, "in what year did he first get relegated?")  # a condition no column holds
     assert "2001" not in relegated.answer, relegated.answer
+
+
+def test_a_threshold_reads_the_column_its_noun_or_verb_names_and_its_scale(csv_binding):
+    rows = [[1, "Arkady Melnik", 2741, 8.5], [2, "Sofia Dragan", 2698, 7.5], [3, "Li Wen", 2712, 5.5]]
+    rows += [[4, "Ana Ruiz", 2655, 4.0]]
+    binding = table(csv_binding, "chess.csv", ["Rank", "Player", "Rating", "Points"], rows)
+    points = verified_answer(binding, "how many players scored at least 6 points?")
+    assert "2" in _numbers(points.answer.split("\n")[0]) and "Points >= 6" in points.answer, points.answer
+    assert "Rating" not in points.answer, points.answer
+    rated = verified_answer(binding, "how many players were rated above 2700?")
+    assert "2" in _numbers(rated.answer.split("\n")[0]) and "Rating > 2700" in rated.answer, rated.answer
+    rows = [["Alvarra", "San Telmo", "1,254,300", 68.1], ["Granadilla", "Ocotal", "98,400", 7.2]]
+    rows += [["Lagunas", "Puerto Real", "255,960", 12.5], ["Cordilla", "Mirador", "1,402,000", 90.2]]
+    binding = table(csv_binding, "provinces.csv", ["Province", "Capital", "Population", "Density"], rows)
+    sparse = verified_answer(binding, "which province has the lowest population density?")
+    assert "Granadilla" in sparse.answer and "Density" in sparse.answer, sparse.answer
+    million = verified_answer(binding, "how many provinces have a population over 1 million?")
+    assert "2" in _numbers(million.answer.split("\n")[0]), million.answer

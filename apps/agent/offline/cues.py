@@ -14,6 +14,7 @@ from apps.agent import durations
 from apps.agent.offline import lexicon as lx
 from apps.agent.offline.plan import Lang
 from apps.agent.offline.schema_terms import (
+    CONCEPT,
     CONCEPT_PART,
     ColumnView,
     Schema,
@@ -718,16 +719,30 @@ def _threshold_column(text: str, m: re.Match[str], measures: list[Term], schema:
             if view is not None:
                 return view.name
     before = [t for t in measures if t.end <= m.start() and len(text[t.end : m.start()].strip(" 的是为is")) <= 2]
+    after = [t for t in measures if t.start >= m.end() and t.start - m.end() <= 3]
+    if before and after and after[0].strength > before[-1].strength and before[-1].strength <= CONCEPT:
+        return after[0].column  # "scored at least 6 points": Points by its name, not Rating by a word for it
     if before:
         return before[-1].column
-    after = [t for t in measures if t.start >= m.end() and t.start - m.end() <= 3]
     if after and _COUNT_NOUN.fullmatch(text[after[0].start : after[0].end]):  # "300 units in stock": Stock
         held = [t for t in measures if t.start > after[0].end and _IN_OF.fullmatch(text[after[0].end : t.start])]
         if held:
             return held[0].column
     if after:
         return after[0].column
-    return measures[0].column if measures else None
+    return measures[0].column if measures else _stem_named(text, m, schema)
+
+
+# "rated above 2700", "weighed over 100 kg": the verb right before the comparison names its column by its stem
+_VERB_BEFORE = re.compile(r"(?<![a-z])(?P<stem>[a-z]{3,}?)e?d\s+$")
+
+
+def _stem_named(text: str, m: re.Match[str], schema: Schema) -> str | None:
+    verb = _VERB_BEFORE.search(text, 0, m.start())
+    if verb is None or len(verb.group("stem")) < 3:
+        return None
+    named = [v.name for v in schema.of("measure") if fold(v.name).strip().startswith(verb.group("stem"))]
+    return named[0] if len(named) == 1 else None
 
 
 _COUNT_NOUN = re.compile(r"units?|items?|pieces?")
@@ -920,7 +935,7 @@ def _intents(text: str, taken: bytearray, cues: Cues) -> None:
     share = find_words(text, lx.SHARE_WORDS, taken)
     if share and all(w in lx.PERCENT_ASKED for _s, _e, w in share) and find_words(text, lx.CHANGE_WORDS, taken):
         share = []  # "增长了百分之几": the growth in percent, not a share
-    rate = find_words(text, lx.RATE_WORDS, taken)
+    rate = [r for r in find_words(text, lx.RATE_WORDS, taken) if not text[r[0] : r[1]].endswith("ed")]  # "rated"
     cues.share, cues.rate = bool(share), bool(rate) or bool(share)
     if share or rate:
         cues.rate_at, cues.rate_end = (share or rate)[0][0], (share or rate)[0][1]

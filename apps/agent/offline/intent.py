@@ -41,7 +41,16 @@ from apps.agent.offline.rankings import (
     ask_about_single_row,
     ask_for_the_value,
 )
-from apps.agent.offline.schema_terms import ColumnView, Schema, Term, find_terms, fold, name_words, schema_of
+from apps.agent.offline.schema_terms import (
+    CONCEPT,
+    ColumnView,
+    Schema,
+    Term,
+    find_terms,
+    fold,
+    name_words,
+    schema_of,
+)
 from apps.agent.offline.timewords import (
     MONTH_ALONE,
     MONTH_NAME,
@@ -231,7 +240,11 @@ class Analyzer:
         self.cues: Cues = read_cues(question, self.text, self.schema, self.terms, self.taken)
         self.cues.thresholds += pieces + self.present + self._no_result()
         self._rank_the_change()
-        self.terms = [t for t in self.terms if not self._unit_of_threshold(t) and not self._inside_threshold(t)]
+        self.terms = [
+            t
+            for t in self.terms
+            if not self._unit_of_threshold(t) and not self._inside_threshold(t) and not self._verb_of_threshold(t)
+        ]
         if any(self.schema.by_name[t.column].place for t in self.cues.thresholds if t.op in ("=", "<=")):
             for m in PLACE_VERB.finditer(self.text):  # "came in 3rd place": the verb of the place read
                 if self.taken.find(1, m.start(), m.end()) == -1:
@@ -435,6 +448,13 @@ class Analyzer:
             return [read if t is said else t for t in terms]
         return terms
 
+    def _verb_of_threshold(self, term: Term) -> bool:
+        """ "scored at least 6 points": a word for a column (score: Rating) said as the verb of a threshold on
+        another column, named by its own name; read with the threshold."""
+        if term.kind != "column" or term.strength > CONCEPT:
+            return False
+        return any(t.column != term.column and 0 <= t.start - term.end <= 2 for t in self.cues.thresholds)
+
     def _inside_threshold(self, term: Term) -> bool:
         """ "out of stock" holds the Stock column's name: the threshold reads it, no term of its own."""
         return any(
@@ -618,8 +638,25 @@ class Analyzer:
         }
         self.unit_spans: list[tuple[int, int]] = []
         dropped |= {id(t) for t in self._units_of_outcomes(columns)}
+        dropped |= {id(t) for t in self._modifying_measures(columns)}
         self.modifiers = [(t.start, t.end) for t in terms if id(t) in dropped] + self.unit_spans
         return [t for t in terms if id(t) not in dropped]
+
+    def _modifying_measures(self, columns: list[Term]) -> list[Term]:
+        """ "the lowest population density": two measures' words side by side name the last one (Density), the
+        first only says of what; both are read."""
+        if self.lang != "en":
+            return []
+        measures = [t for t in columns if self.schema.by_name[t.column].category == "measure" and t.start < t.end]
+        return [
+            t
+            for t in measures
+            for o in measures
+            if o.start == t.end + 1
+            and self.text[t.end] == " "
+            and o.column != t.column
+            and not _SCALE_AFTER_NUMBER.search(self.text, 0, t.start)  # "only 6 caucusing members": Caucusing
+        ]
 
     def _units_of_outcomes(self, columns: list[Term]) -> list[Term]:
         """ "which coach lost the most games", "who won the fewest matches": the column named by the verb (Lost,

@@ -45,7 +45,7 @@ _TOP_N = re.compile(
 _THRESHOLD = re.compile(
     r"(?:超过|大于|高于|多于|不少于|至少|不低于|低于|小于|少于|不足|不到|不超过|over|above|more than|greater than|"
     r"less than|fewer than|below|under|at least|at most|faster than|slower than|within|>=?|<=?|≥|≤)\s*"
-    rf"(?P<num>{durations.DURATION}|[-\d.,]+\s*(?:%|万|亿|千|k|m)?)",
+    rf"(?P<num>{durations.DURATION}|[-\d.,]+\s*(?:%|万|亿|千|thousand|million|billion|k(?![a-z])|m(?![a-z]))?)",
     re.IGNORECASE,
 )
 _RELATIVE = re.compile(
@@ -273,6 +273,9 @@ def _extremes_of_columns(
         for word, start, end in spans:
             after = _EXTREME_GAP_EN.fullmatch(question, m.end(), start) is not None and m.end() < start
             before = end <= m.start() and _EXTREME_GAP_ZH.fullmatch(question, end, m.start()) is not None
+            if after:  # "the lowest population density": the last of two column words side by side is meant
+                head = next((s for s in spans if s[1] == end + 1 and question[end] == " "), None)
+                word, end = (head[0], head[2]) if head is not None else (word, end)
             if after or (before and not question[m.start() : m.end()].isascii()):
                 text = question[min(m.start(), start) : max(m.end(), end)]
                 per = "@per" if after and _PER_AFTER.match(question, end) else ""  # "the highest points per game"
