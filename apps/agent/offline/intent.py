@@ -170,7 +170,9 @@ class Analyzer:
         added = self._implied_terms(terms)
         self.outcome_note = ""  # "how many races did he win" read on Wins, said under the answer
         terms = self._outcome_counted(terms)
-        self.change_ranked: tuple[int, int, bool] | None = None  # "lost the most seats": where, and whether a fall
+        # a ranking read with its words before the cues ("lost the most seats", "the oldest stadium"): where, and
+        # whether the smallest comes first
+        self.ranked_here: tuple[int, int, bool] | None = None
         self.change_unread = ""  # … said where the table has no one column of changes: refused
         terms = self._changes_ranked(terms)
         terms = self._period_of_a_row(terms) + self._age_ranked(terms)
@@ -179,9 +181,7 @@ class Analyzer:
         terms = [
             t
             for t in terms
-            if not _SCALE_AFTER_NUMBER.search(self.text, 0, t.start)
-            or t.end - t.start > 9
-            or self.text[t.start : t.end] not in SCALE_WORDS
+            if self.text[t.start : t.end] not in SCALE_WORDS or not _SCALE_AFTER_NUMBER.search(self.text, 0, t.start)
         ]
         terms, self.present = self._presence(sorted(self._without_modifiers(terms) + added, key=lambda t: t.start))
         self.readings: Readings = read(question, self.text, self.schema, terms, self.lang)
@@ -198,7 +198,7 @@ class Analyzer:
         spans += [s for s in [self.readings.basis_span] if s] + self.modifiers + self.implied_spans
         spans += [(s, e) for s, e, w in rates if w in lx.IDIOMS]  # "account for" is read: it is not 账号
         spans += self._year_named_columns()
-        spans += [self.change_ranked[:2]] if self.change_ranked else []  # "the largest percentage decrease in …"
+        spans += [self.ranked_here[:2]] if self.ranked_here else []  # "the largest percentage decrease in …"
         for start, end in spans:
             _claim(self.taken, start, end)
         self.time_col = self.schema.time_column([t.column for t in self.terms if t.kind == "column"])
@@ -239,7 +239,7 @@ class Analyzer:
             self.terms = [t for t in self.terms if t.kind != "column" or t.start not in edge_span]
         self.cues: Cues = read_cues(question, self.text, self.schema, self.terms, self.taken)
         self.cues.thresholds += pieces + self.present + self._no_result()
-        self._rank_the_change()
+        self._rank_as_read()
         self.terms = [
             t
             for t in self.terms
@@ -355,13 +355,13 @@ class Analyzer:
     def _age_ranked(self, terms: list[Term]) -> list[Term]:
         """ "what is the oldest stadium", "the newest building": ranked by the data's one column of the years its
         rows began (Opened, Built, Founded), the earliest first for the oldest; as if the column were named."""
-        m = _AGE_EDGE.search(self.text) if self.lang == "en" and self.change_ranked is None else None
+        m = _AGE_EDGE.search(self.text) if self.lang == "en" and self.ranked_here is None else None
         years = [v for v in self.schema.views if v.years]
         if m is None or len(years) != 1 or any(t.kind == "column" and self.view(t).years for t in terms):
             return []
-        if self.schema.of("time", "year") or any(self.schema.concept_column(c) for c in ("age",)):
+        if self.schema.of("time", "year") or self.schema.concept_column("age"):
             return []  # a date or an Age column says how old, not this one
-        self.change_ranked = (m.start(), m.end(), m.group(0) == "oldest")
+        self.ranked_here = (m.start(), m.end(), m.group(0) == "oldest")
         return [Term(years[0].name, "column", m.end(), m.end(), 2.0)]
 
     def _event_years(self) -> ColumnView | None:
@@ -400,22 +400,27 @@ class Analyzer:
         changes, the largest fall first for a decrease; the column named after it (Population) is what changed.
         None when no such words are said or the table has no one column of changes as numbers."""
         m = CHANGE_NOUN_RANKED.search(self.text)
-        numeric = [v for v in change_columns(self.schema) if v.category == "measure"]
-        if m is None or len(numeric) != 1 or len(change_columns(self.schema)) != 1:
+        changes = self._one_change_column()
+        if m is None or changes is None:
             return None
-        if any(t.kind == "column" and t.column == numeric[0].name and t.start < m.start() for t in terms):
+        if any(t.kind == "column" and t.column == changes.name and t.start < m.start() for t in terms):
             return None  # "the change (%) … largest increase": the column itself is named, and read as it is
         terms = [t for t in terms if not m.start() <= t.start < m.end()]  # "percentage" of Change (%): read here
         said = next((t for t in terms if t.kind == "column" and t.start == m.end()), None)
-        self.change_ranked = (m.start(), said.end if said else m.end(), bool(m.group("down")))
-        read = Term(numeric[0].name, "column", m.end("verb"), m.end("verb"), 2.0)
+        self.ranked_here = (m.start(), said.end if said else m.end(), bool(m.group("down")))
+        read = Term(changes.name, "column", m.end("verb"), m.end("verb"), 2.0)
         return sorted([*(t for t in terms if t is not said), read], key=lambda t: (t.start, t.end))
 
-    def _rank_the_change(self) -> None:
-        """The ranking `_changes_ranked` read: by the change, the largest fall first for a loss (its verb read);
-        or the refusal when the table has no one column of changes."""
-        if self.change_ranked is not None:
-            start, end, down = self.change_ranked
+    def _one_change_column(self) -> ColumnView | None:
+        """The table's one column of changes, when it is one and holds numbers ("+/–", "Change (%)")."""
+        columns = change_columns(self.schema)
+        return columns[0] if len(columns) == 1 and columns[0].category == "measure" else None
+
+    def _rank_as_read(self) -> None:
+        """The ranking read with its words (`_changes_ranked`, `_age_ranked`), its words claimed; or the refusal
+        when the table has no one column of changes."""
+        if self.ranked_here is not None:
+            start, end, down = self.ranked_here
             self.cues.ranking, self.cues.ascending = True, down
             _claim(self.taken, start, end)
         elif self.change_unread and self.cues.unsupported is None:
@@ -438,13 +443,12 @@ class Analyzer:
                 return terms  # "which coach lost the most games": the verb names its own column (Lost)
             if CHANGE_COLUMN.search(said.column):
                 return terms  # "gained the most net seats": the column of changes named itself
-            columns = change_columns(self.schema)
-            numeric = [v for v in columns if v.category == "measure"]
-            if len(columns) != 1 or len(numeric) != 1:
+            changes = self._one_change_column()
+            if changes is None:
                 self.change_unread = self.question[m.start() : said.end]
                 return terms
-            self.change_ranked = (m.start(), m.end(), bool(m.group("down")))
-            read = replace(said, column=numeric[0].name)
+            self.ranked_here = (m.start(), m.end(), bool(m.group("down")))
+            read = replace(said, column=changes.name)
             return [read if t is said else t for t in terms]
         return terms
 
